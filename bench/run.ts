@@ -1,0 +1,544 @@
+/**
+ * `npm run bench`: Tessera against the ceiling (raw node:http) and optionally the peer (official SDK),
+ * side by side in one run. Method and reference figures: bench/README.md.
+ *
+ *   npm run bench
+ *   npm run bench -- --peer                               # + the official SDK (installed on demand)
+ *   npm run bench -- --duration 10 --warmup 3 --reps 3 --connections 1,16,64
+ *   npm run bench -- --cases tools-call,resources-read --servers raw,tessera
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
+import { Latencies } from './latency.ts'
+import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
+import { scenarios } from './scenarios.ts'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const BENCH = join(ROOT, 'bench')
+const PEER_DIR = join(ROOT, '.tessera/bench-peer')
+const PEER_PACKAGES = ['@modelcontextprotocol/server@2.4.0', '@modelcontextprotocol/node@2.1.2', 'zod']
+const READY_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 3_000
+
+const SERVERS: Record<string, { file: string; about: string }> = {
+  raw: {
+    file: 'bench/servers/raw.ts',
+    about: 'node:http + JSON.parse/stringify of canned answers (ceiling)',
+  },
+  tessera: { file: 'bench/servers/tessera.ts', about: '@tessera/core listen()' },
+  official: {
+    file: 'bench/servers/official.ts',
+    about: '@modelcontextprotocol/server 2.4 createMcpHandler + node adapter (peer)',
+  },
+}
+
+class Fatal extends Error {}
+
+// ---------------------------------------------------------------- options
+
+function parseCli() {
+  try {
+    return parseArgs({
+      options: {
+        duration: { type: 'string', default: '5' },
+        warmup: { type: 'string', default: '2' },
+        reps: { type: 'string', default: '1' },
+        connections: { type: 'string', default: '64' },
+        cases: { type: 'string' },
+        servers: { type: 'string', default: 'raw,tessera' },
+        peer: { type: 'boolean', default: false },
+        'no-pin': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }).values
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message} (see --help)`)
+    process.exit(2)
+  }
+}
+const cli = parseCli()
+if (cli.help) {
+  console.log(`usage: npm run bench -- [options]
+  --duration S        seconds per measurement (default 5)
+  --warmup S          seconds of warm-up before the first repetition of each measurement (default 2)
+  --reps N            repetitions, median reported (default 1)
+  --connections LIST  concurrency levels, e.g. 1,16,64 (default 64)
+  --cases LIST        HTTP cases from bench/requests/cases.json and scenarios from bench/scenarios.ts
+                      (default: the ones marked default)
+  --servers LIST      raw, tessera, official (default raw,tessera)
+  --peer              add the official SDK peer (installed into .tessera/bench-peer on demand)
+  --no-pin            do not pin the server to CPU 0 and the load generator to CPU 1`)
+  process.exit(0)
+}
+
+function positive(name: string, value: string, integer: boolean): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+    throw new Fatal(`--${name} ${value}: not a positive number`)
+  return n
+}
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+
+type Case = HttpCase | Scenario
+
+interface Sample {
+  /** req/s (HTTP cases: completed requests / duration) or operations/s (scenarios). */
+  rate: number
+  /** Latency of successful requests/operations, ms. */
+  p50: number
+  p99: number
+  completed: number
+  non2xx: number
+  errors: number
+  /** CPU used during the measurement, % of one core (Linux /proc for the server). */
+  serverCpu?: number
+  loadCpu?: number
+  statusCodes?: Record<string, number>
+  firstErrors?: string[]
+}
+
+interface Measurement {
+  case: string
+  kind: Case['kind']
+  server: string
+  connections: number
+  reps: Sample[]
+  median: Sample
+  ratioToRaw?: number
+}
+
+// ---------------------------------------------------------------- helpers
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+function hasTaskset(): boolean {
+  return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
+}
+
+function table(header: string[], rows: string[][], leftColumns = 1): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  return [line(header), ...rows.map(line)].map((l) => `  ${l.trimEnd()}`).join('\n')
+}
+const int = (n: number) => Math.round(n).toLocaleString('en-US')
+const ms = (n: number) => n.toFixed(2)
+const pct = (n: number | undefined) => (n === undefined ? '-' : `${Math.round(n)}%`)
+const medianOf = (xs: (number | undefined)[]) => {
+  const defined = xs.filter((x): x is number => x !== undefined)
+  return defined.length === 0 ? undefined : median(defined)
+}
+const progress = (text: string) => {
+  if (process.stdout.isTTY)
+    process.stdout.write(
+      `\r${text.padEnd(process.stdout.columns - 1).slice(0, process.stdout.columns - 1)}\r`,
+    )
+}
+
+// ---------------------------------------------------------------- peer install
+
+function ensurePeer(): void {
+  const have = (name: string) => existsSync(join(PEER_DIR, 'node_modules', name, 'package.json'))
+  const version = (name: string) =>
+    (
+      JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string
+      }
+    ).version
+  const wanted = PEER_PACKAGES.filter((p) => p.lastIndexOf('@') > 0)
+  const upToDate = PEER_PACKAGES.every((p) => {
+    const at = p.lastIndexOf('@')
+    const name = at > 0 ? p.slice(0, at) : p
+    return have(name) && (at <= 0 || version(name) === p.slice(at + 1))
+  })
+  if (upToDate) return
+  console.log(`bench: installing the peer (${wanted.join(', ')}) into ${relative(ROOT, PEER_DIR)} ...`)
+  mkdirSync(PEER_DIR, { recursive: true })
+  const pkg = join(PEER_DIR, 'package.json')
+  if (!existsSync(pkg)) writeFileSync(pkg, '{"name":"bench-peer","private":true,"type":"module"}\n')
+  const r = spawnSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PEER_DIR, ...PEER_PACKAGES],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  )
+  if (r.status !== 0) throw new Fatal(`installing the peer failed (npm exit ${r.status})`)
+}
+
+function peerVersions(): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']) {
+    try {
+      out[name] = (
+        JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string
+        }
+      ).version
+    } catch {}
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- servers
+
+interface Server {
+  name: string
+  origin: string
+  child: ChildProcess
+  stderrTail: () => string
+}
+
+function startServer(name: string, pin: boolean): Promise<Server> {
+  const def = SERVERS[name]!
+  const argv = [process.execPath, '--import', 'tsx', def.file]
+  const cmd = pin ? ['taskset', '-c', '0', ...argv] : argv
+  const child = spawn(cmd[0]!, cmd.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', NODE_ENV: 'production', BENCH_PEER_DIR: PEER_DIR },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let tail = ''
+  child.stderr!.on('data', (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-4000)
+  })
+  const stderrTail = () => tail.trim() || '(no stderr)'
+  return new Promise((ok, fail) => {
+    const lines = createInterface({ input: child.stdout! })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      fail(
+        new Fatal(
+          `server ${name} printed no READY line within ${READY_TIMEOUT_MS / 1000} s\n${stderrTail()}`,
+        ),
+      )
+    }, READY_TIMEOUT_MS)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      fail(
+        new Fatal(
+          `server ${name} (${def.file}) exited (${signal ?? `code ${code}`}) before READY:\n${stderrTail()}`,
+        ),
+      )
+    })
+    lines.on('line', (line) => {
+      const m = /^READY (\d+)$/.exec(line.trim())
+      if (!m) return
+      clearTimeout(timer)
+      child.stdout!.resume()
+      ok({ name, origin: `http://127.0.0.1:${m[1]}`, child, stderrTail })
+    })
+  })
+}
+
+async function stopServer(server: Server): Promise<void> {
+  const { child } = server
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const gone = new Promise<void>((r) => child.once('exit', () => r()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+  await gone
+  clearTimeout(timer)
+}
+
+// ---------------------------------------------------------------- measuring
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100
+
+/** CPU seconds used so far by a process (all threads), or undefined where /proc is missing. */
+function processCpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
+  } catch {
+    return undefined
+  }
+}
+
+/** Runs one measurement and adds the CPU use of the server and of this (load) process. */
+async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<Sample> {
+  const s0 = processCpuSeconds(server.child.pid)
+  const l0 = process.cpuUsage()
+  const t0 = performance.now()
+  const sample = await measure()
+  const wall = (performance.now() - t0) / 1000
+  const s1 = processCpuSeconds(server.child.pid)
+  const l1 = process.cpuUsage(l0)
+  if (s0 !== undefined && s1 !== undefined) sample.serverCpu = (100 * (s1 - s0)) / wall
+  sample.loadCpu = (100 * (l1.user + l1.system)) / 1e6 / wall
+  return sample
+}
+
+async function measureHttp(
+  server: Server,
+  c: HttpCase,
+  connections: number,
+  seconds: number,
+): Promise<Sample> {
+  // autocannon's own latency histogram has whole-millisecond resolution: record every 2xx response time.
+  const latencies = new Latencies()
+  const instance = autocannon({
+    url: server.origin + c.path,
+    method: 'POST',
+    headers: c.headers,
+    body: c.body,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+  })
+  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    if (statusCode >= 200 && statusCode < 300) latencies.add(responseTime)
+  })
+  const r = await instance
+  const lat = latencies.summary()
+  const statusCodes: Record<string, number> = {}
+  for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes[code] = count
+  return {
+    rate: r.requests.total / r.duration,
+    p50: lat.p50,
+    p99: lat.p99,
+    completed: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    statusCodes,
+  }
+}
+
+async function measureScenario(op: Operation, connections: number, seconds: number): Promise<Sample> {
+  const r = await runClosedLoop(op, { concurrency: connections, durationMs: seconds * 1000 })
+  return {
+    rate: r.opsPerSec,
+    p50: r.p50,
+    p99: r.p99,
+    completed: r.operations,
+    non2xx: 0,
+    errors: r.errors,
+    firstErrors: r.firstErrors,
+  }
+}
+
+async function preflightHttp(server: Server, c: HttpCase): Promise<void> {
+  const res = await fetch(server.origin + c.path, { method: 'POST', headers: c.headers, body: c.body })
+  expectJsonRpcResult(res.status, res.headers.get('content-type'), await res.text(), c.id)
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<number> {
+  const duration = positive('duration', cli.duration, false)
+  const warmup = Number(cli.warmup)
+  if (!Number.isFinite(warmup) || warmup < 0)
+    throw new Fatal(`--warmup ${cli.warmup}: not a number of seconds`)
+  const reps = positive('reps', cli.reps, true)
+  const connectionLevels = list(cli.connections).map((c) => positive('connections', c, true))
+
+  const httpCases = loadHttpCases(join(BENCH, 'requests'))
+  const allCases = new Map<string, Case>([...httpCases, ...scenarios.map((s) => [s.name, s] as const)])
+  const caseNames = cli.cases
+    ? list(cli.cases)
+    : [...allCases.values()].filter((c) => c.default).map((c) => c.name)
+  const cases = caseNames.map((n) => {
+    const c = allCases.get(n)
+    if (!c) throw new Fatal(`unknown case '${n}' (known: ${[...allCases.keys()].join(', ')})`)
+    if (c.era !== '2026-07-28')
+      throw new Fatal(`case '${n}' is ${c.era} traffic; only 2026-07-28 cases are wired for now`)
+    return c
+  })
+
+  const serverNames = list(cli.servers)
+  if (cli.peer && !serverNames.includes('official')) serverNames.push('official')
+  for (const s of serverNames)
+    if (!SERVERS[s]) throw new Fatal(`unknown server '${s}' (known: ${Object.keys(SERVERS).join(', ')})`)
+  if (serverNames.includes('official')) ensurePeer()
+
+  const pin = !cli['no-pin'] && os.availableParallelism() >= 2 && hasTaskset()
+  if (pin) {
+    const r = spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' })
+    if (r.status !== 0) throw new Fatal('taskset -a -cp 1 <pid> failed')
+  }
+  const total = cases.length * connectionLevels.length * serverNames.length * (reps * duration + warmup)
+  console.log(
+    `bench: ${serverNames.join(', ')} | ${caseNames.join(', ')} | c=${connectionLevels.join(',')} | ` +
+      `${warmup} s warm-up + ${duration} s x ${reps} | ${pin ? 'server on CPU 0, load on CPU 1' : 'not pinned'} | ~${Math.ceil(total)} s of load`,
+  )
+
+  const servers: Server[] = []
+  const stopAll = () => Promise.all(servers.map(stopServer))
+  const onSignal = () => void stopAll().then(() => process.exit(130))
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  try {
+    const started = await Promise.allSettled(serverNames.map((n) => startServer(n, pin)))
+    for (const s of started) if (s.status === 'fulfilled') servers.push(s.value)
+    const failedStart = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+    if (failedStart) throw failedStart.reason
+
+    // Preflight: every case once per server; a benchmark that measures errors is worthless.
+    const ops = new Map<string, Operation>()
+    for (const server of servers) {
+      for (const c of cases) {
+        try {
+          if (c.kind === 'http') {
+            await preflightHttp(server, c)
+          } else {
+            const op = await c.prepare({ server: server.name, origin: server.origin, cases: httpCases })
+            await op()
+            ops.set(`${server.name}/${c.name}`, op)
+          }
+        } catch (err) {
+          throw new Fatal(`preflight ${server.name} / ${c.name} failed: ${(err as Error).message}`)
+        }
+      }
+    }
+
+    const measurements: Measurement[] = []
+    let invalid = 0
+    for (const c of cases) {
+      for (const connections of connectionLevels) {
+        const group: Measurement[] = serverNames.map((server) => ({
+          case: c.name,
+          kind: c.kind,
+          server,
+          connections,
+          reps: [],
+          median: { rate: 0, p50: 0, p99: 0, completed: 0, non2xx: 0, errors: 0 },
+        }))
+        for (let rep = 0; rep < reps; rep++) {
+          // Servers interleaved per repetition: a noisy neighbour hits all of them alike.
+          for (const [i, server] of servers.entries()) {
+            const run = (seconds: number) =>
+              withCpu(server, () =>
+                c.kind === 'http'
+                  ? measureHttp(server, c, connections, seconds)
+                  : measureScenario(ops.get(`${server.name}/${c.name}`)!, connections, seconds),
+              )
+            progress(`${c.name} c=${connections} ${server.name} rep ${rep + 1}/${reps} ...`)
+            if (rep === 0 && warmup > 0) await run(warmup)
+            group[i]!.reps.push(await run(duration))
+            await sleep(200)
+          }
+        }
+        progress('')
+        const raw = group.find((m) => m.server === 'raw')
+        for (const m of group) {
+          m.median = {
+            rate: median(m.reps.map((s) => s.rate)),
+            p50: median(m.reps.map((s) => s.p50)),
+            p99: median(m.reps.map((s) => s.p99)),
+            completed: m.reps.reduce((a, s) => a + s.completed, 0),
+            non2xx: m.reps.reduce((a, s) => a + s.non2xx, 0),
+            errors: m.reps.reduce((a, s) => a + s.errors, 0),
+            serverCpu: medianOf(m.reps.map((s) => s.serverCpu)),
+            loadCpu: medianOf(m.reps.map((s) => s.loadCpu)),
+          }
+        }
+        for (const m of group) if (raw && raw.median.rate > 0) m.ratioToRaw = m.median.rate / raw.median.rate
+        measurements.push(...group)
+
+        const unit = c.kind === 'http' ? 'req/s' : 'ops/s'
+        const how = c.kind === 'http' ? 'autocannon' : 'closed-loop fetch scenario'
+        console.log(
+          `\n${c.name}  c=${connections}  ${duration} s x ${reps}${reps > 1 ? ' (median)' : ''}  [${how}]`,
+        )
+        const rows = group.map((m) => {
+          const bad = m.median.non2xx + m.median.errors
+          if (bad > 0) invalid++
+          return [
+            m.server,
+            int(m.median.rate),
+            ms(m.median.p50),
+            ms(m.median.p99),
+            m.ratioToRaw === undefined ? '-' : m.ratioToRaw.toFixed(m.ratioToRaw < 0.1 ? 3 : 2),
+            pct(m.median.serverCpu),
+            pct(m.median.loadCpu),
+            String(m.median.non2xx),
+            String(m.median.errors) + (bad > 0 ? '  INVALID' : ''),
+          ]
+        })
+        console.log(
+          table(
+            ['server', unit, 'p50 ms', 'p99 ms', 'x raw', 'server CPU', 'load CPU', 'non-2xx', 'errors'],
+            rows,
+          ),
+        )
+        for (const m of group) {
+          const first = m.reps.flatMap((s) => s.firstErrors ?? [])[0]
+          if (first) console.log(`  ${m.server}: first error: ${first}`)
+          const codes = m.reps.flatMap((s) =>
+            Object.entries(s.statusCodes ?? {}).filter(([code]) => code !== '200'),
+          )
+          if (codes.length > 0)
+            console.log(`  ${m.server}: status codes ${JSON.stringify(Object.fromEntries(codes))}`)
+        }
+      }
+    }
+
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+    const outDir = join(BENCH, 'results')
+    mkdirSync(outDir, { recursive: true })
+    const outFile = join(outDir, `${stamp}.json`)
+    const cpus = os.cpus()
+    writeFileSync(
+      outFile,
+      `${JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          platform: `${process.platform}-${process.arch}`,
+          cpu: { model: cpus[0]?.model, count: cpus.length },
+          pinned: pin,
+          options: {
+            duration,
+            warmup,
+            reps,
+            connections: connectionLevels,
+            cases: caseNames,
+            servers: serverNames,
+          },
+          servers: Object.fromEntries(serverNames.map((s) => [s, SERVERS[s]])),
+          peer: serverNames.includes('official') ? peerVersions() : undefined,
+          measurements,
+        },
+        null,
+        2,
+      )}\n`,
+    )
+    console.log(`\nbench: results in ${relative(ROOT, outFile)}`)
+    if (invalid > 0) {
+      console.error(
+        `bench: ${invalid} measurement(s) saw non-2xx answers or errors: those numbers are not valid`,
+      )
+      return 1
+    }
+    return 0
+  } finally {
+    await stopAll()
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Fatal ? `bench: ${err.message}` : err)
+    process.exit(2)
+  },
+)

@@ -1,0 +1,100 @@
+/**
+ * The peer: the official SDK (@modelcontextprotocol/server 2.4.x) serving the same `echo` tool and
+ * `bench://greeting` resource, wired as its docs recommend for plain node:http:
+ * createMcpHandler(factory) -> toNodeHandler (@modelcontextprotocol/node) -> Host/Origin guards.
+ *
+ * Not a repo dependency: `bench/run.ts --peer` installs it into .tessera/bench-peer and passes that
+ * folder as BENCH_PEER_DIR; every SDK module (and its zod) is loaded from there.
+ */
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const peerDir = process.env.BENCH_PEER_DIR
+if (!peerDir) throw new Error('BENCH_PEER_DIR is not set (run through `npm run bench -- --peer`)')
+
+/** import() a package as installed under BENCH_PEER_DIR, through its ESM `exports` entry. */
+async function peerImport<T>(name: string): Promise<T> {
+  const dir = join(peerDir!, 'node_modules', name)
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    exports?: unknown
+    module?: string
+    main?: string
+  }
+  const root = (pkg.exports as Record<string, unknown> | undefined)?.['.'] ?? pkg.exports
+  const pick = (e: unknown): string | undefined => {
+    if (typeof e === 'string') return e
+    if (e && typeof e === 'object') {
+      const o = e as Record<string, unknown>
+      return pick(o.import) ?? pick(o.node) ?? pick(o.default)
+    }
+    return undefined
+  }
+  const entry = pick(root) ?? pkg.module ?? pkg.main ?? 'index.js'
+  return (await import(pathToFileURL(join(dir, entry)).href)) as T
+}
+
+interface ZodLike {
+  object(shape: Record<string, unknown>): unknown
+  string(): unknown
+}
+interface McpServerLike {
+  registerTool(
+    name: string,
+    config: { description: string; inputSchema: unknown },
+    cb: (args: { text: string }) => Promise<unknown>,
+  ): unknown
+  registerResource(
+    name: string,
+    uri: string,
+    config: { mimeType: string },
+    cb: (uri: URL) => Promise<unknown>,
+  ): unknown
+}
+interface ServerSdk {
+  McpServer: new (info: { name: string; version: string }) => McpServerLike
+  createMcpHandler(factory: () => McpServerLike): unknown
+}
+type Guard = (req: IncomingMessage, res: ServerResponse) => boolean
+interface NodeSdk {
+  toNodeHandler(handler: unknown): (req: IncomingMessage, res: ServerResponse) => Promise<void>
+  localhostHostValidation(): Guard
+  localhostOriginValidation(): Guard
+}
+
+const { z } = await peerImport<{ z: ZodLike }>('zod')
+const { McpServer, createMcpHandler } = await peerImport<ServerSdk>('@modelcontextprotocol/server')
+const { toNodeHandler, localhostHostValidation, localhostOriginValidation } = await peerImport<NodeSdk>(
+  '@modelcontextprotocol/node',
+)
+
+const factory = () => {
+  const server = new McpServer({ name: 'bench', version: '1.0.0' })
+  server.registerTool(
+    'echo',
+    { description: 'Echo the text back', inputSchema: z.object({ text: z.string() }) },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  )
+  server.registerResource('greeting', 'bench://greeting', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello' }],
+  }))
+  return server
+}
+
+const handler = toNodeHandler(createMcpHandler(factory))
+const validateHost = localhostHostValidation()
+const validateOrigin = localhostOriginValidation()
+
+const http = createServer((req, res) => {
+  if (!validateHost(req, res) || !validateOrigin(req, res)) return
+  if (req.url !== '/mcp') {
+    res.writeHead(404).end()
+    return
+  }
+  void handler(req, res)
+})
+http.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const addr = http.address()
+  console.log(`READY ${typeof addr === 'object' && addr ? addr.port : ''}`)
+})

@@ -1,0 +1,31 @@
+/**
+ * @module @tessera/core
+ * The public entry point: create a server, register tools, resources and prompts, ask the client
+ * for input across rounds, and guard destructive answers. Transports live in `@tessera/core/http`
+ * and `@tessera/core/stdio`.
+ */
+export { isTesseraError, TesseraError, type TesseraErrorCode, wireMappings } from './errors.ts'
+export type { ClientCapabilities, ServerCapabilities } from './protocol/modern/capabilities.ts'
+export type { HeaderView } from './protocol/modern/header-view.ts'
+export { LOGGING_LEVELS, type LoggingLevel, MODERN_VERSION } from './protocol/modern/vocabulary.ts'
+export type { AuthInfo, Binder, StateKey, StateMode } from './security/request-state/index.ts'
+export { generateStateKey, originatingRequestBinder } from './security/request-state/index.ts'
+export {
+  createSingleUseGuard,
+  LeaseLostError,
+  memoryReplayStore,
+  type ReplayStore,
+  type SingleUseGuard,
+  SingleUseStoreError,
+} from './security/replay/index.ts'
+export { type AnswerOf, type Era, RequestContext } from './server/context.ts'
+export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
+export { createMemoryExchange, type Exchange } from './server/exchange.ts'
+export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'
+export type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
+export { InputRequired } from './server/mrtr/input-required.ts'
+export { elicitForm, elicitUrl, type InputRequest, listRoots, sampling } from './server/mrtr/input-requests.ts'
+export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
+export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
+export { ToolError } from './server/tool-error.ts'
+export type * from './server/types.ts'

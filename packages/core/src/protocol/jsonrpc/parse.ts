@@ -1,0 +1,83 @@
+/**
+ * @module parse
+ * Turns one wire text into an inbound message or a precise JSON-RPC fault. A body that is not
+ * JSON is -32700 with the line and column where it broke (never "unsupported protocol version");
+ * JSON that is not one JSON-RPC object is -32600, each with one short sentence.
+ */
+import type { InboundMessage, JsonRpcErrorObject, JsonRpcId } from './message.ts'
+import { ErrorCode } from './error-codes.ts'
+import { locateJsonError } from './locate-json-error.ts'
+
+export type ParseOutcome =
+  | { ok: true; value: InboundMessage }
+  | { ok: false; error: JsonRpcErrorObject; id?: JsonRpcId }
+
+export interface ParseLimits {
+  /** Deepest nesting of objects and arrays accepted (default 64). */
+  maxDepth?: number
+}
+
+const DEFAULT_MAX_DEPTH = 64
+
+export function parseMessage(text: string, limits?: ParseLimits): ParseOutcome {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    const at = locateJsonError(text)
+    return fault(ErrorCode.ParseError, `Parse error: invalid JSON at line ${at.line}, column ${at.column}.`)
+  }
+  if (exceedsDepth(value, limits?.maxDepth ?? DEFAULT_MAX_DEPTH)) {
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: the message is nested too deeply.')
+  }
+  return classify(value)
+}
+
+export function classify(value: unknown): ParseOutcome {
+  if (Array.isArray(value)) return fault(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported.')
+  if (typeof value !== 'object' || value === null) {
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: the message must be a JSON object.')
+  }
+  const msg = value as Record<string, unknown>
+  const id = msg.id
+  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
+  const echoId = validId ? (id as JsonRpcId) : undefined
+  if (msg.jsonrpc !== '2.0') return fault(ErrorCode.InvalidRequest, 'Invalid request: jsonrpc must be "2.0".', echoId)
+  if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: params must be an object.', echoId)
+  }
+  if ('method' in msg) return classifyCall(msg, id, validId)
+  if ('result' in msg || 'error' in msg) {
+    if (!validId) return fault(ErrorCode.InvalidRequest, 'Invalid request: a response needs a string or integer id.')
+    return { ok: true, value: { kind: 'response', message: msg as never } }
+  }
+  return fault(ErrorCode.InvalidRequest, 'Invalid request: no method.', echoId)
+}
+
+function classifyCall(msg: Record<string, unknown>, id: unknown, validId: boolean): ParseOutcome {
+  if (typeof msg.method !== 'string' || msg.method === '') {
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: method must be a non-empty string.', validId ? (id as JsonRpcId) : undefined)
+  }
+  if (id === undefined) return { ok: true, value: { kind: 'notification', message: msg as never } }
+  if (!validId) return fault(ErrorCode.InvalidRequest, 'Invalid request: id must be a string or an integer.')
+  return { ok: true, value: { kind: 'request', message: msg as never } }
+}
+
+function fault(code: number, message: string, id?: JsonRpcId): ParseOutcome {
+  return id === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message }, id }
+}
+
+/** Iterative so a hostile document cannot overflow the stack while we measure it. */
+function exceedsDepth(root: unknown, maxDepth: number): boolean {
+  if (typeof root !== 'object' || root === null) return false
+  const stack: Array<[unknown, number]> = [[root, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (depth > maxDepth) return true
+    const children = Array.isArray(node) ? node : Object.values(node as object)
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
+    }
+  }
+  return false
+}

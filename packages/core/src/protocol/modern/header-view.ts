@@ -1,0 +1,11 @@
+/**
+ * @module header-view
+ * The read-only view of HTTP request headers the modern protocol checks need.
+ * Transports implement it over their own header representation; stdio passes none.
+ */
+export interface HeaderView {
+  /** The header's value (name given in lowercase), or undefined when absent. */
+  get(name: string): string | undefined
+  /** True when the header was sent more than once (a repeated mirror is always refused). */
+  isRepeated(name: string): boolean
+}

@@ -1,0 +1,294 @@
+/**
+ * @module guard.test
+ * The guard against the memory store and against stores that fail on purpose: the
+ * properties here are the ones a happy-path suite hides (a dead store, a lost lease,
+ * a duplicate that arrives while the work is still running).
+ */
+import { spawn } from 'node:child_process'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, it, vi } from 'vitest'
+import type { SingleUseEvent } from './guard.ts'
+import { createSingleUseGuard, LeaseLostError } from './guard.ts'
+import { memoryReplayStore } from './memory-store.ts'
+import type { ReplayStore } from './store.ts'
+import { SingleUseStoreError } from './store.ts'
+
+const TTL = 60_000
+
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((r) => {
+    resolve = r
+  })
+  return { promise, resolve }
+}
+
+function withOverrides(overrides: Partial<ReplayStore>): ReplayStore {
+  return { ...memoryReplayStore(), ...overrides }
+}
+
+const connectionRefused = (): Promise<never> =>
+  Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
+
+describe('createSingleUseGuard', () => {
+  it('runs the work once and tells a duplicate the recorded outcome', async () => {
+    const store = memoryReplayStore()
+    const guard = createSingleUseGuard({ store })
+    const work = vi.fn(async () => '2026.10.1')
+    const describeIt = (v: string) => `rolled back to ${v}`
+    const first = await guard.run('nonce-1', 'rollback checkout', TTL, work, describeIt)
+    expect(first).toEqual({ status: 'executed', value: '2026.10.1', outcome: 'rolled back to 2026.10.1' })
+    const again = await guard.run('nonce-1', 'rollback checkout', TTL, work, describeIt)
+    expect(again).toEqual({
+      status: 'duplicate',
+      what: 'rollback checkout',
+      outcome: 'rolled back to 2026.10.1',
+    })
+    expect(work).toHaveBeenCalledTimes(1)
+    expect(await store.inspect('nonce-1')).toEqual({
+      status: 'done',
+      what: 'rollback checkout',
+      outcome: 'rolled back to 2026.10.1',
+    })
+  })
+
+  it('answers a duplicate during the work immediately with in_progress', async () => {
+    const events: SingleUseEvent[] = []
+    const guard = createSingleUseGuard({ store: memoryReplayStore(), onEvent: (e) => events.push(e) })
+    const gate = deferred()
+    const started = deferred()
+    const first = guard.run(
+      'k',
+      'rollback',
+      TTL,
+      async () => {
+        started.resolve()
+        await gate.promise
+        return 1
+      },
+      () => 'one',
+    )
+    await started.promise
+    const t0 = performance.now()
+    const second = await guard.run('k', 'rollback', TTL, async () => 2, String)
+    expect(performance.now() - t0).toBeLessThan(50)
+    expect(second).toEqual({ status: 'in_progress', what: 'rollback' })
+    gate.resolve()
+    expect(await first).toMatchObject({ status: 'executed', value: 1 })
+    expect(events).toEqual([{ type: 'in_progress', key: 'k', detail: 'rollback' }])
+  })
+
+  it('holds the nonce for the whole operation, past several lease lengths', async () => {
+    const store = memoryReplayStore()
+    const guard = createSingleUseGuard({ store, leaseMs: 150, renewEveryMs: 40 })
+    const seen: string[] = []
+    await guard.run(
+      'k',
+      'long rollback',
+      TTL,
+      async () => {
+        for (let i = 0; i < 4; i++) {
+          seen.push((await store.claim('k', 'intruder', 150, TTL)).kind)
+          await sleep(100)
+        }
+      },
+      () => 'done',
+    )
+    expect(seen).toEqual(['in_progress', 'in_progress', 'in_progress', 'in_progress'])
+  })
+
+  it('releases the key when the work throws, so an honest retry runs', async () => {
+    const store = memoryReplayStore()
+    const guard = createSingleUseGuard({ store })
+    const failure = new Error('deploy API timed out')
+    await expect(guard.run('k', 'rollback', TTL, () => Promise.reject(failure), String)).rejects.toBe(failure)
+    expect(await store.inspect('k')).toBeUndefined()
+    const retry = await guard.run('k', 'rollback', TTL, async () => 'ok', String)
+    expect(retry).toMatchObject({ status: 'executed', value: 'ok' })
+  })
+
+  it('does not run the work when the store is unreachable', async () => {
+    const events: SingleUseEvent[] = []
+    const store = withOverrides({ claim: connectionRefused })
+    const guard = createSingleUseGuard({ store, onEvent: (e) => events.push(e) })
+    const work = vi.fn(async () => 'ran')
+    const error = await guard.run('k', 'rollback', TTL, work, String).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(SingleUseStoreError)
+    expect(error).toMatchObject({ code: 'TESSERA_STORE_UNAVAILABLE' })
+    expect(work).not.toHaveBeenCalled()
+    expect(events.map((e) => e.type)).toEqual(['store_error'])
+  })
+
+  it('does not run the work when the store does not answer in time', async () => {
+    const store = withOverrides({ claim: () => new Promise(() => {}) })
+    const guard = createSingleUseGuard({ store, storeTimeoutMs: 50 })
+    const work = vi.fn(async () => 'ran')
+    await expect(guard.run('k', 'rollback', TTL, work, String)).rejects.toMatchObject({
+      code: 'TESSERA_STORE_UNAVAILABLE',
+    })
+    expect(work).not.toHaveBeenCalled()
+  })
+
+  it('does not report success when a renewal is refused mid-work', async () => {
+    const events: SingleUseEvent[] = []
+    const store = withOverrides({ renew: async () => false })
+    const guard = createSingleUseGuard({
+      store,
+      leaseMs: 150,
+      renewEveryMs: 30,
+      onEvent: (e) => events.push(e),
+    })
+    let aborted = false
+    const error = await guard
+      .run(
+        'k',
+        'rollback',
+        TTL,
+        async (signal) => {
+          await sleep(120)
+          aborted = signal.aborted
+          return 'finished anyway'
+        },
+        (v) => v,
+      )
+      .catch((e: unknown) => e)
+    expect(aborted).toBe(true)
+    expect(error).toBeInstanceOf(LeaseLostError)
+    expect(error).toMatchObject({ code: 'TESSERA_LEASE_LOST', completed: true, value: 'finished anyway' })
+    expect(events.filter((e) => e.type === 'lease_lost')).toHaveLength(1)
+  })
+
+  it('gives the lease up when no renewal succeeds before it runs out', async () => {
+    const events: SingleUseEvent[] = []
+    const store = withOverrides({ renew: connectionRefused })
+    const guard = createSingleUseGuard({
+      store,
+      leaseMs: 150,
+      renewEveryMs: 40,
+      onEvent: (e) => events.push(e),
+    })
+    const error = await guard
+      .run(
+        'k',
+        'rollback',
+        TTL,
+        async (signal) => {
+          await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))
+          signal.throwIfAborted()
+        },
+        () => 'never',
+      )
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(LeaseLostError)
+    expect(events.some((e) => e.type === 'store_error')).toBe(true)
+    expect(events.filter((e) => e.type === 'lease_lost')).toHaveLength(1)
+  })
+
+  it('lets a stale executor neither overwrite nor report success', async () => {
+    const base = memoryReplayStore()
+    // Renewals that silently do nothing model a paused process: the lease runs out in the store.
+    const pausedRenewals: ReplayStore = { ...base, renew: async () => true }
+    const guard = createSingleUseGuard({ store: pausedRenewals, leaseMs: 100, renewEveryMs: 30 })
+    const slow = guard.run(
+      'k',
+      'rollback',
+      TTL,
+      async () => {
+        await sleep(150)
+        return 'slow'
+      },
+      (v) => v,
+    )
+    await sleep(120)
+    const second = createSingleUseGuard({ store: base })
+    expect(
+      await second.run(
+        'k',
+        'rollback',
+        TTL,
+        async () => 'fast',
+        (v) => v,
+      ),
+    ).toEqual({
+      status: 'executed',
+      value: 'fast',
+      outcome: 'fast',
+      previous: 'abandoned',
+    })
+    await expect(slow).rejects.toMatchObject({ name: 'LeaseLostError', completed: true, recorded: false })
+    expect(await base.inspect('k')).toEqual({ status: 'done', what: 'rollback', outcome: 'fast' })
+  })
+
+  it('retries a complete that failed transiently', async () => {
+    const base = memoryReplayStore()
+    let failures = 1
+    const store: ReplayStore = {
+      ...base,
+      complete: (key, fence, outcome) =>
+        failures-- > 0 ? connectionRefused() : base.complete(key, fence, outcome),
+    }
+    const guard = createSingleUseGuard({ store })
+    expect(await guard.run('k', 'x', TTL, async () => 1, String)).toMatchObject({ status: 'executed' })
+    expect(await base.inspect('k')).toEqual({ status: 'done', what: 'x', outcome: '1' })
+  })
+
+  it('records something even when describe throws, so the work is not run again', async () => {
+    const store = memoryReplayStore()
+    const guard = createSingleUseGuard({ store })
+    const bad = new Error('describe failed')
+    await expect(
+      guard.run(
+        'k',
+        'x',
+        TTL,
+        async () => 1,
+        () => {
+          throw bad
+        },
+      ),
+    ).rejects.toBe(bad)
+    expect(await guard.run('k', 'x', TTL, async () => 2, String)).toMatchObject({ status: 'duplicate' })
+  })
+
+  it('survives a listener that throws', async () => {
+    const guard = createSingleUseGuard({
+      store: memoryReplayStore(),
+      onEvent: () => {
+        throw new Error('listener bug')
+      },
+    })
+    await guard.run('k', 'x', TTL, async () => 1, String)
+    expect(await guard.run('k', 'x', TTL, async () => 2, String)).toMatchObject({ status: 'duplicate' })
+  })
+
+  it('rejects bad options and arguments before touching the store', async () => {
+    expect(() =>
+      createSingleUseGuard({ store: memoryReplayStore(), leaseMs: 100, renewEveryMs: 100 }),
+    ).toThrow(RangeError)
+    const guard = createSingleUseGuard({ store: withOverrides({ claim: connectionRefused }) })
+    await expect(guard.run('', 'x', TTL, async () => 1, String)).rejects.toThrow(TypeError)
+    await expect(guard.run('k', 'x', 0, async () => 1, String)).rejects.toThrow(RangeError)
+  })
+
+  it('does not keep the process alive while work is pending', async () => {
+    const module = new URL('./index.ts', import.meta.url).href
+    const script = `
+      const { createSingleUseGuard, memoryReplayStore } = await import(${JSON.stringify(module)})
+      const guard = createSingleUseGuard({ store: memoryReplayStore(), leaseMs: 60000 })
+      guard.run('k', 'x', 60000, () => new Promise(() => {}), String)
+      console.log('started')
+    `
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    const code = await Promise.race([exited, sleep(5_000).then(() => 'still running' as const)])
+    if (code === 'still running') child.kill('SIGKILL')
+    expect(output.trim()).toBe('started')
+    expect(code).toBe(0)
+  }, 10_000)
+})

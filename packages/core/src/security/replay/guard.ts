@@ -1,0 +1,319 @@
+/**
+ * @module guard
+ * Runs a destructive action at most once per nonce. The guard owns the record: it claims
+ * before the work (so a duplicate gets an immediate answer, never a second run), keeps the
+ * lease alive while the work runs (so a long action does not outlive its own lock), records
+ * the outcome on success (so an honest network retry hears what was accepted) and deletes
+ * the record on failure (so that retry may run).
+ */
+import type { ClaimResult, ReplayStore } from './store.ts'
+import { toStoreError, withStoreTimeout } from './store.ts'
+
+export { SingleUseStoreError } from './store.ts'
+
+export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error'
+
+export interface SingleUseEvent {
+  type: SingleUseEventType
+  key: string
+  detail?: string
+}
+
+export interface SingleUseGuardOptions {
+  store: ReplayStore
+  /** How long a claim holds without renewal; a dead worker's key frees up after this. Default 15000. */
+  leaseMs?: number
+  /** Renewal period while work runs. Default leaseMs / 3, so two renewals may fail before the lease ends. */
+  renewEveryMs?: number
+  /** Bound on every store call. Default min(5000, leaseMs / 3). */
+  storeTimeoutMs?: number
+  onEvent?: (event: SingleUseEvent) => void
+}
+
+/** `previous: 'abandoned'` on `executed`: an earlier executor died mid-work, so this run may be a re-run. */
+export type GuardOutcome<T> =
+  | { status: 'executed'; value: T; outcome: string; previous?: 'abandoned' }
+  | { status: 'duplicate'; what: string; outcome: string }
+  | { status: 'in_progress'; what: string }
+
+export interface SingleUseGuard {
+  /**
+   * key: a nonce from a sealed requestState (never the token text). what: a short
+   * description of the action. `work` runs at most once per key within ttlMs, and
+   * `describe(value)` becomes the recorded outcome that duplicates are told.
+   * A throw from `work` releases the key (an honest retry may run) and is rethrown.
+   * An unreachable store throws SingleUseStoreError before `work` runs. If the lease is
+   * lost while `work` runs, its signal is aborted and run() throws LeaseLostError even
+   * when `work` returned: another executor may have run too, so this is never success.
+   */
+  run<T>(
+    key: string,
+    what: string,
+    ttlMs: number,
+    work: (signal: AbortSignal) => Promise<T>,
+    describe: (value: T) => string,
+  ): Promise<GuardOutcome<T>>
+}
+
+/**
+ * The lease of a run was lost (a renewal was refused, or none succeeded before the lease
+ * ran out). Also the abort reason of the work's signal. On the error run() throws,
+ * `completed` says whether the work returned (then `value` and `outcome` are set) and
+ * `recorded` whether its outcome still reached the record (only if nobody claimed since).
+ */
+export class LeaseLostError extends Error {
+  readonly code = 'TESSERA_LEASE_LOST'
+  override readonly name = 'LeaseLostError'
+  readonly key: string
+  readonly what: string
+  completed = false
+  recorded = false
+  value: unknown
+  outcome: string | undefined
+
+  constructor(key: string, what: string, reason: string) {
+    super(`single-use lease for "${what}" was lost: ${reason}`)
+    this.key = key
+    this.what = what
+  }
+}
+
+const DEFAULT_LEASE_MS = 15_000
+const COMPLETE_ATTEMPTS = 3
+const COMPLETE_BACKOFF_MS = 100
+
+interface Settings {
+  store: ReplayStore
+  leaseMs: number
+  renewEveryMs: number
+  timeoutMs: number
+  emit: (event: SingleUseEvent) => void
+}
+
+interface Lease {
+  signal: AbortSignal
+  lostReason(): string | undefined
+  /** Stops renewing and waits for a renewal in flight, so none can race the final write. */
+  stop(): Promise<void>
+}
+
+export function createSingleUseGuard(options: SingleUseGuardOptions): SingleUseGuard {
+  const settings = resolveSettings(options)
+  return {
+    run: (key, what, ttlMs, work, describe) => runOnce(settings, key, what, ttlMs, work, describe),
+  }
+}
+
+function resolveSettings(options: SingleUseGuardOptions): Settings {
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
+  const renewEveryMs = options.renewEveryMs ?? Math.floor(leaseMs / 3)
+  const timeoutMs = options.storeTimeoutMs ?? Math.min(5000, Math.floor(leaseMs / 3))
+  assertPositive('leaseMs', leaseMs)
+  assertPositive('renewEveryMs', renewEveryMs)
+  assertPositive('storeTimeoutMs', timeoutMs)
+  if (renewEveryMs >= leaseMs) throw new RangeError('renewEveryMs must be shorter than leaseMs')
+  const listener = options.onEvent
+  const emit = (event: SingleUseEvent): void => {
+    // A faulty listener must not turn a guarded action into an unguarded one.
+    try {
+      listener?.(event)
+    } catch {}
+  }
+  return { store: options.store, leaseMs, renewEveryMs, timeoutMs, emit }
+}
+
+function assertPositive(name: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number`)
+}
+
+/** Every store call is bounded, and a store that throws synchronously counts as unavailable too. */
+function callStore<T>(settings: Settings, operation: string, call: () => Promise<T>): Promise<T> {
+  return withStoreTimeout(operation, Promise.resolve().then(call), settings.timeoutMs)
+}
+
+async function runOnce<T>(
+  settings: Settings,
+  key: string,
+  what: string,
+  ttlMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  describe: (value: T) => string,
+): Promise<GuardOutcome<T>> {
+  if (typeof key !== 'string' || key.length === 0)
+    throw new TypeError('single-use key must be a non-empty string')
+  assertPositive('ttlMs', ttlMs)
+  const sentAt = Date.now()
+  const claim = await claimOrThrow(settings, key, what, ttlMs)
+  if (claim.kind === 'done') {
+    settings.emit({ type: 'duplicate', key, detail: claim.outcome })
+    return { status: 'duplicate', what: claim.what, outcome: claim.outcome }
+  }
+  if (claim.kind === 'in_progress') {
+    settings.emit({ type: 'in_progress', key, detail: claim.what })
+    return { status: 'in_progress', what: claim.what }
+  }
+  const lease = keepLease(settings, key, what, claim.fence, sentAt)
+  const value = await runWork(settings, lease, key, claim.fence, work)
+  const outcome = await finish(settings, lease, { key, what, fence: claim.fence }, value, describe)
+  return claim.previous
+    ? { status: 'executed', value, outcome, previous: claim.previous }
+    : { status: 'executed', value, outcome }
+}
+
+async function claimOrThrow(
+  settings: Settings,
+  key: string,
+  what: string,
+  ttlMs: number,
+): Promise<ClaimResult> {
+  try {
+    return await callStore(settings, 'claim', () => settings.store.claim(key, what, settings.leaseMs, ttlMs))
+  } catch (error) {
+    const storeError = toStoreError('claim', error)
+    settings.emit({ type: 'store_error', key, detail: storeError.message })
+    throw storeError
+  }
+}
+
+async function runWork<T>(
+  settings: Settings,
+  lease: Lease,
+  key: string,
+  fence: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  try {
+    return await work(lease.signal)
+  } catch (error) {
+    await lease.stop()
+    await callStore(settings, 'release', () => settings.store.release(key, fence)).catch(
+      (releaseError: unknown) =>
+        // The lease still runs out, after which the key is reclaimable (as abandoned).
+        settings.emit({ type: 'store_error', key, detail: `release failed: ${String(releaseError)}` }),
+    )
+    throw error
+  }
+}
+
+async function finish<T>(
+  settings: Settings,
+  lease: Lease,
+  record: { key: string; what: string; fence: string },
+  value: T,
+  describe: (value: T) => string,
+): Promise<string> {
+  await lease.stop()
+  const described = describeSafely(value, describe)
+  // Even after a lost lease: if the fence still holds, duplicates should hear the outcome.
+  const recorded = await completeWithRetry(settings, record.key, record.fence, described.outcome)
+  const alreadyLost = lease.lostReason()
+  const lost = alreadyLost ?? (recorded === false ? 'the record was claimed by another executor' : undefined)
+  if (lost !== undefined) {
+    if (alreadyLost === undefined) settings.emit({ type: 'lease_lost', key: record.key, detail: lost })
+    const error = new LeaseLostError(record.key, record.what, lost)
+    error.completed = true
+    error.recorded = recorded === true
+    error.value = value
+    error.outcome = described.outcome
+    throw error
+  }
+  if (described.error !== undefined) throw described.error
+  return described.outcome
+}
+
+function describeSafely<T>(value: T, describe: (value: T) => string): { outcome: string; error?: unknown } {
+  try {
+    return { outcome: describe(value) }
+  } catch (error) {
+    // The work did run: record something, so a retry is told so instead of running it again.
+    return { outcome: 'executed (outcome could not be described)', error }
+  }
+}
+
+/** true: recorded; false: the fence was lost; undefined: the store never answered. */
+async function completeWithRetry(
+  settings: Settings,
+  key: string,
+  fence: string,
+  outcome: string,
+): Promise<boolean | undefined> {
+  let lastError: unknown
+  for (let attempt = 0; attempt < COMPLETE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await sleep(COMPLETE_BACKOFF_MS * attempt)
+    try {
+      return await callStore(settings, 'complete', () => settings.store.complete(key, fence, outcome))
+    } catch (error) {
+      lastError = error
+    }
+  }
+  // The work ran and this caller is told so; the record stays in progress and turns
+  // abandoned when the lease runs out, which inspect() and the next claim will report.
+  settings.emit({ type: 'store_error', key, detail: `outcome not recorded: ${String(lastError)}` })
+  return undefined
+}
+
+/** Renews on unref'd timers; `sentAt` is when the claim left, the earliest the store can have started the lease. */
+function keepLease(settings: Settings, key: string, what: string, fence: string, sentAt: number): Lease {
+  const { store, leaseMs, renewEveryMs, emit } = settings
+  const controller = new AbortController()
+  let lost: string | undefined
+  let stopped = false
+  let inflight: Promise<void> = Promise.resolve()
+  let renewTimer: NodeJS.Timeout | undefined
+  let deadline: NodeJS.Timeout | undefined
+
+  const loseLease = (reason: string): void => {
+    if (lost !== undefined || stopped) return
+    lost = reason
+    clearTimeout(renewTimer)
+    clearTimeout(deadline)
+    emit({ type: 'lease_lost', key, detail: reason })
+    controller.abort(new LeaseLostError(key, what, reason))
+  }
+
+  // Without a confirmed renewal by the end of the lease, another process may already hold the key.
+  const armDeadline = (from: number): void => {
+    clearTimeout(deadline)
+    const remaining = from + leaseMs - Date.now()
+    deadline = setTimeout(() => loseLease('no renewal succeeded before the lease ran out'), remaining)
+    deadline.unref()
+  }
+
+  const renew = async (): Promise<void> => {
+    const renewSentAt = Date.now()
+    try {
+      const held = await callStore(settings, 'renew', () => store.renew(key, fence, leaseMs))
+      if (stopped || lost !== undefined) return
+      if (held) armDeadline(renewSentAt)
+      else loseLease('the fence no longer holds')
+    } catch (error) {
+      if (!stopped) emit({ type: 'store_error', key, detail: `renew failed: ${String(error)}` })
+    }
+  }
+
+  const schedule = (): void => {
+    renewTimer = setTimeout(() => {
+      inflight = renew().then(() => {
+        if (!stopped && lost === undefined) schedule()
+      })
+    }, renewEveryMs)
+    renewTimer.unref()
+  }
+
+  armDeadline(sentAt)
+  schedule()
+  return {
+    signal: controller.signal,
+    lostReason: () => lost,
+    async stop() {
+      stopped = true
+      clearTimeout(renewTimer)
+      clearTimeout(deadline)
+      await inflight
+    },
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}

@@ -1,0 +1,135 @@
+/**
+ * @module binding
+ * Computes the binding string a requestState is minted and opened under, so a state echoed on
+ * another call, by another principal or to another server is refused. What identifies a call is
+ * an allowlist (method, tool/prompt name or resource URI, argument digest): fields a client adds
+ * or changes between rounds (`_meta`, `requestState`, `inputResponses`, anything unknown) never
+ * enter it, so honest retries keep binding alike.
+ */
+
+import { createHash } from 'node:crypto'
+import { canonicalJson } from './canonical-json.ts'
+
+export interface AuthInfo {
+  issuer?: string
+  clientId?: string
+  subject?: string
+  claims?: Record<string, unknown>
+  token?: string
+}
+
+export interface BindingInput {
+  /** Server identity: shared by replicas of one server, distinct between servers sharing keys. */
+  audience: string
+  method: string
+  params: Record<string, unknown> | undefined
+  auth: AuthInfo | undefined
+}
+
+export type BindingResult = { ok: true; binding: string } | { ok: false; reason: 'no-stable-principal' }
+export type Binder = (input: BindingInput) => BindingResult
+
+export interface OriginatingRequestBinderOptions {
+  /** Stable identity of an authenticated caller; undefined (or '') fails closed. */
+  principal?: (auth: AuthInfo) => string | undefined
+}
+
+// Versioned so a future change of what is bound cannot collide with today's encodings.
+const DOMAIN = 'tessera/request-state-binding/v1'
+const NO_STABLE_PRINCIPAL: BindingResult = { ok: false, reason: 'no-stable-principal' }
+const ANONYMOUS = ['anonymous'] as const
+const NAMED_TARGET: Readonly<Record<string, true>> = { 'tools/call': true, 'prompts/get': true }
+
+/**
+ * Binds a state to its audience, principal, method, target and argument digest.
+ * Principal: no auth → a fixed anonymous value; auth → issuer, client id and subject (never the
+ * token, so a refresh between rounds still binds alike), or the custom extractor's value. An
+ * authenticated caller without a subject (or whose extractor returns nothing) gets
+ * 'no-stable-principal': two users must never collapse onto one value.
+ * Absent `arguments` bind like `{}`: both mean "no arguments" to a handler, and some clients omit
+ * the field. Throws RangeError for arguments nested deeper than canonicalJson allows.
+ * @example
+ * const bind = originatingRequestBinder()
+ * const r = bind({ audience: 'https://ops.example/mcp', method: 'tools/call', params, auth })
+ * if (r.ok) codec.mint(state, r.binding)
+ */
+export function originatingRequestBinder(options: OriginatingRequestBinderOptions = {}): Binder {
+  const extract = options.principal
+  if (extract !== undefined && typeof extract !== 'function') {
+    throw new TypeError('principal must be a function')
+  }
+  return (input) => {
+    const principal = principalOf(input.auth, extract)
+    if (principal === undefined) return NO_STABLE_PRINCIPAL
+    const { method, params } = input
+    return bound([
+      DOMAIN,
+      'request',
+      input.audience,
+      principal,
+      method,
+      targetOf(method, params),
+      argsOf(method, params),
+    ])
+  }
+}
+
+/**
+ * Binds only the audience: a state then opens on any call by anyone within its TTL. Use it for
+ * states that are meant to travel between calls or principals (a load-shedding retry token that
+ * carries no handler data, a flow the handler re-checks itself), accepting replay within the TTL.
+ */
+export const unboundBinder: Binder = (input) => bound([DOMAIN, 'unbound', input.audience])
+
+/**
+ * SHA-256 (base64url) of the RFC 8785 canonical form of a JSON value.
+ * @example digestArguments({ b: 1, a: 2 }) === digestArguments({ a: 2, b: 1 }) // true
+ */
+export function digestArguments(value: unknown): string {
+  return sha256(canonicalJson(value))
+}
+
+type PrincipalParts = readonly (string | null)[]
+
+function principalOf(
+  auth: AuthInfo | undefined,
+  extract: OriginatingRequestBinderOptions['principal'],
+): PrincipalParts | undefined {
+  if (auth === undefined) return ANONYMOUS
+  if (extract !== undefined) {
+    const id = extract(auth)
+    return typeof id === 'string' && id !== '' ? ['custom', id] : undefined
+  }
+  if (!isNonEmpty(auth.subject)) return undefined
+  // A claim present on one side only binds differently (null vs value), so it is refused.
+  return ['oauth', stringOrNull(auth.issuer), stringOrNull(auth.clientId), auth.subject]
+}
+
+function targetOf(method: string, params: Record<string, unknown> | undefined): string | null {
+  const field = NAMED_TARGET[method] ? 'name' : method === 'resources/read' ? 'uri' : undefined
+  const value = field === undefined ? undefined : params?.[field]
+  return typeof value === 'string' ? value : null
+}
+
+function argsOf(method: string, params: Record<string, unknown> | undefined): string | null {
+  if (!NAMED_TARGET[method]) return null
+  const args = params?.['arguments']
+  return digestArguments(args === undefined ? {} : args)
+}
+
+// A JSON array of strings and nulls has one reading, whatever characters the values hold.
+function bound(parts: readonly unknown[]): BindingResult {
+  return { ok: true, binding: sha256(JSON.stringify(parts)) }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('base64url')
+}
+
+function isNonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== ''
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null
+}

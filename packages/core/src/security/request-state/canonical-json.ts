@@ -1,0 +1,71 @@
+/**
+ * @module canonical-json
+ * RFC 8785 JSON Canonicalization (JCS) of JSON values, used to digest tool and prompt arguments
+ * for the requestState binding. One JSON value has one text, and distinct values never share one:
+ * objects stay objects (`{"0":"a"}` is not `["a"]`, `{}` is not `[]`), unlike the PHP SDK's
+ * sort-then-encode trap.
+ */
+
+/** Containers nested deeper than this throw a RangeError (also stops cycles). */
+export const MAX_CANONICAL_DEPTH = 64
+
+/**
+ * Serialises a JSON value per RFC 8785: keys sorted by UTF-16 code units, ECMAScript number
+ * formatting, no whitespace. Throws TypeError on values JSON cannot carry (undefined at the top
+ * or in an array, functions, symbols, BigInt, non-finite numbers, class instances) and RangeError
+ * past {@link MAX_CANONICAL_DEPTH}. Undefined object members are skipped, as JSON.stringify does.
+ * @example canonicalJson({ b: [1.0, -0], a: 'x' }) // '{"a":"x","b":[1,0]}'
+ */
+export function canonicalJson(value: unknown): string {
+  return write(value, 0)
+}
+
+function write(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value)
+    case 'boolean':
+      return value ? 'true' : 'false'
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not a JSON number`)
+      // ECMAScript Number::toString is exactly the JCS number form (and turns -0 into "0").
+      return String(value)
+    case 'object':
+      if (value === null) return 'null'
+      if (depth >= MAX_CANONICAL_DEPTH) {
+        throw new RangeError(`canonicalJson: nesting deeper than ${MAX_CANONICAL_DEPTH}`)
+      }
+      return Array.isArray(value) ? writeArray(value, depth + 1) : writeObject(value, depth + 1)
+    default:
+      throw new TypeError(`canonicalJson: ${typeof value} is not a JSON value`)
+  }
+}
+
+function writeArray(items: readonly unknown[], depth: number): string {
+  let out = '['
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out += ','
+    // JSON.stringify would turn undefined into null, making [undefined] spell like [null].
+    if (items[i] === undefined) throw new TypeError('canonicalJson: undefined array element')
+    out += write(items[i], depth)
+  }
+  return `${out}]`
+}
+
+function writeObject(object: object, depth: number): string {
+  const proto = Object.getPrototypeOf(object)
+  if (proto !== Object.prototype && proto !== null) {
+    throw new TypeError('canonicalJson: only plain objects and arrays are JSON containers')
+  }
+  const record = object as Record<string, unknown>
+  // The default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 requires.
+  const keys = Object.keys(record).sort()
+  let out = '{'
+  for (const key of keys) {
+    const member = record[key]
+    if (member === undefined) continue
+    if (out.length > 1) out += ','
+    out += `${JSON.stringify(key)}:${write(member, depth)}`
+  }
+  return `${out}}`
+}

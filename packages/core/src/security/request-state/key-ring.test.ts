@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { createKeyRing, generateStateKey, isValidKeyId, type StateKey } from './key-ring.ts'
+
+const secret = 's'.repeat(32)
+
+describe('createKeyRing', () => {
+  it('keepsRingOrderAndMakesTheFirstKeyPrimary', () => {
+    const ring = createKeyRing([
+      { id: 'new', secret },
+      { id: 'old', secret: new Uint8Array(32).fill(7) },
+    ])
+    expect(ring.ids).toEqual(['new', 'old'])
+    expect(ring.primary.id).toBe('new')
+    expect(ring.find('old')?.id).toBe('old')
+    expect(ring.find('gone')).toBeUndefined()
+    expect(ring.find('__proto__')).toBeUndefined()
+  })
+
+  it('derivesADistinctKeyPerPurpose', () => {
+    const { primary } = createKeyRing([{ id: 'k', secret }])
+    const exported = [primary.sealKey, primary.macKey, primary.bindKey].map((key) =>
+      key.export().toString('hex'),
+    )
+    expect(new Set(exported).size).toBe(3)
+    expect(exported.every((hex) => hex.length === 64)).toBe(true)
+    expect(exported).not.toContain(Buffer.from(secret).toString('hex'))
+  })
+
+  it('countsTheUtf8BytesOfAStringSecret', () => {
+    expect(() => createKeyRing([{ id: 'k', secret: 'é'.repeat(16) }])).not.toThrow()
+    expect(() => createKeyRing([{ id: 'k', secret: 'e'.repeat(31) }])).toThrow(RangeError)
+  })
+
+  it('rejectsAShortKey', () => {
+    expect(() => createKeyRing([{ id: 'k', secret: new Uint8Array(31) }])).toThrow(RangeError)
+  })
+
+  it('rejectsAnEmptyRing', () => {
+    expect(() => createKeyRing([])).toThrow(RangeError)
+    expect(() => createKeyRing(undefined as unknown as StateKey[])).toThrow(TypeError)
+  })
+
+  it('rejectsADuplicateId', () => {
+    expect(() =>
+      createKeyRing([
+        { id: 'k', secret },
+        { id: 'k', secret: 't'.repeat(32) },
+      ]),
+    ).toThrow(RangeError)
+  })
+
+  it('rejectsABadId', () => {
+    for (const id of ['', 'a.b', 'a b', 'é', 'k'.repeat(33), 'a/b']) {
+      expect(() => createKeyRing([{ id, secret }]), id).toThrow(RangeError)
+    }
+    expect(() => createKeyRing([{ id: 5 as unknown as string, secret }])).toThrow(TypeError)
+    expect(() => createKeyRing([{ id: 'k', secret: 5 as unknown as string }])).toThrow(TypeError)
+    expect(isValidKeyId('k'.repeat(32))).toBe(true)
+    expect(isValidKeyId('2026-08_a')).toBe(true)
+  })
+})
+
+describe('generateStateKey', () => {
+  it('makesARandom32ByteKeyWithAValidId', () => {
+    const a = generateStateKey()
+    const b = generateStateKey()
+    expect(isValidKeyId(a.id)).toBe(true)
+    expect(a.id).not.toBe(b.id)
+    expect(a.secret).toHaveLength(32)
+    expect(Buffer.from(a.secret).equals(Buffer.from(b.secret))).toBe(false)
+    expect(generateStateKey('mine').id).toBe('mine')
+    expect(() => generateStateKey('no.dots')).toThrow(RangeError)
+    expect(() => createKeyRing([a, b])).not.toThrow()
+  })
+})

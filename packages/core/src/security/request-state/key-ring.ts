@@ -1,0 +1,112 @@
+/**
+ * @module key-ring
+ * The ordered set of requestState keys: the first seals or signs, every key opens, so keys rotate
+ * in rolled-out phases `[old,new]` → `[new,old]` → `[new]` (the last one TTL after the second).
+ * Each secret is stretched once, at construction, into one key per purpose with HKDF-SHA256, so
+ * the hot path never derives and no two purposes share key material.
+ */
+
+import { createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto'
+
+/** A configured key. `id` travels in every token; `secret` is at least 32 bytes (a string counts its UTF-8 bytes). */
+export interface StateKey {
+  id: string
+  secret: string | Uint8Array
+}
+
+/** The per-purpose keys derived from one {@link StateKey}. */
+export interface DerivedKey {
+  readonly id: string
+  /** AES-256-GCM key for sealed tokens. */
+  readonly sealKey: KeyObject
+  /** HMAC-SHA256 key for signed tokens. */
+  readonly macKey: KeyObject
+  /** HMAC-SHA256 key for the binding tag carried inside the protected claims. */
+  readonly bindKey: KeyObject
+}
+
+export interface KeyRing {
+  /** The key new tokens are minted under (the first configured). */
+  readonly primary: DerivedKey
+  find(id: string): DerivedKey | undefined
+  /** Configured ids in ring order. */
+  readonly ids: readonly string[]
+}
+
+export const MIN_SECRET_BYTES = 32
+const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/
+// A fixed salt separates these keys from anything else an operator derives from the same secret.
+const HKDF_SALT = Buffer.from('tessera/request-state/v1', 'utf8')
+const INFO_SEAL = Buffer.from('tessera request-state aes-256-gcm', 'utf8')
+const INFO_MAC = Buffer.from('tessera request-state hmac-sha256', 'utf8')
+const INFO_BIND = Buffer.from('tessera request-state binding-tag', 'utf8')
+
+/** True for a well-formed key id: 1 to 32 characters of `[A-Za-z0-9_-]`, so it never holds the token's `.` separator. */
+export function isValidKeyId(id: string): boolean {
+  return KEY_ID.test(id)
+}
+
+/**
+ * Validates the keys and derives their working keys once. Throws TypeError for wrong types and
+ * RangeError for an empty ring, a malformed or duplicate id, or a secret under 32 bytes.
+ * @example const ring = createKeyRing([{ id: '2026-08', secret: process.env.STATE_KEY! }])
+ */
+export function createKeyRing(keys: readonly StateKey[]): KeyRing {
+  if (!Array.isArray(keys)) throw new TypeError('requestState keys must be an array')
+  if (keys.length === 0) throw new RangeError('requestState keys must hold at least one key')
+  const byId = new Map<string, DerivedKey>()
+  for (const key of keys) {
+    const derived = deriveKey(key)
+    if (byId.has(derived.id)) throw new RangeError(`requestState key id "${derived.id}" is configured twice`)
+    byId.set(derived.id, derived)
+  }
+  const ids = Object.freeze([...byId.keys()])
+  const primary = byId.get(ids[0]!)!
+  return Object.freeze({ primary, ids, find: (id: string) => byId.get(id) })
+}
+
+/**
+ * A fresh random key, for the ephemeral default when no key is configured. States minted under it
+ * die with the process and are not shared by replicas, so production should configure keys.
+ * @example createRequestStateCodec({ keys: [generateStateKey()] })
+ */
+export function generateStateKey(id?: string): StateKey {
+  const keyId = id ?? `ephemeral-${randomBytes(9).toString('base64url')}`
+  assertKeyId(keyId)
+  return { id: keyId, secret: randomBytes(MIN_SECRET_BYTES) }
+}
+
+function deriveKey(key: StateKey): DerivedKey {
+  if (typeof key !== 'object' || key === null) throw new TypeError('each requestState key must be an object')
+  assertKeyId(key.id)
+  const secret = secretBytes(key)
+  return Object.freeze({
+    id: key.id,
+    sealKey: hkdfKey(secret, INFO_SEAL),
+    macKey: hkdfKey(secret, INFO_MAC),
+    bindKey: hkdfKey(secret, INFO_BIND),
+  })
+}
+
+function assertKeyId(id: unknown): asserts id is string {
+  if (typeof id !== 'string') throw new TypeError('requestState key id must be a string')
+  if (!isValidKeyId(id)) {
+    throw new RangeError(`requestState key id "${id}" must be 1-32 characters of [A-Za-z0-9_-]`)
+  }
+}
+
+function secretBytes(key: StateKey): Uint8Array {
+  const { secret } = key
+  const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret
+  if (!(bytes instanceof Uint8Array)) {
+    throw new TypeError(`requestState key "${key.id}": secret must be a string or Uint8Array`)
+  }
+  if (bytes.byteLength < MIN_SECRET_BYTES) {
+    throw new RangeError(`requestState key "${key.id}": secret must be at least ${MIN_SECRET_BYTES} bytes`)
+  }
+  return bytes
+}
+
+function hkdfKey(secret: Uint8Array, info: Buffer): KeyObject {
+  return createSecretKey(Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, info, 32)))
+}

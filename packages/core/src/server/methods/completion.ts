@@ -1,0 +1,54 @@
+/**
+ * @module completion
+ * `completion/complete` for prompt arguments and resource-template variables; at most 100 values.
+ */
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { RequestContext } from '../context.ts'
+import { RoundState } from '../mrtr/round-state.ts'
+import type { Completer } from '../types.ts'
+import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+
+const MAX_VALUES = 100
+
+export async function complete(call: MethodCall): Promise<JsonObject> {
+  const { params } = call
+  const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined
+  const argument = params.argument as { name?: unknown; value?: unknown } | undefined
+  if (typeof ref !== 'object' || ref === null) invalidParams('ref must be an object.')
+  if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
+    invalidParams('argument must have a string name and value.')
+  }
+  const completer = findCompleter(call, ref, argument.name)
+  const context = params.context as { arguments?: Record<string, string> } | undefined
+  const ctx = new RequestContext({ ...contextInit(call), round: RoundState.empty() })
+  let values: string[]
+  try {
+    values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {}, ctx }) : []
+  } catch (error) {
+    call.core.logger.error({ event: 'completion_failed', err: error }, 'completer threw')
+    throw new TesseraError('TESSERA_INTERNAL', 'Internal error while completing.')
+  }
+  const all = values.filter((v) => typeof v === 'string')
+  return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } }
+}
+
+function findCompleter(
+  call: MethodCall,
+  ref: { type?: unknown; name?: unknown; uri?: unknown },
+  argument: string,
+): Completer | undefined {
+  if (ref.type === 'ref/prompt') {
+    if (typeof ref.name !== 'string') invalidParams('ref.name must be a string.')
+    const prompt = call.core.prompts.get(ref.name)
+    if (!prompt) invalidParams(`unknown prompt '${ref.name.slice(0, 128)}'.`)
+    return prompt.complete?.[argument]
+  }
+  if (ref.type === 'ref/resource') {
+    if (typeof ref.uri !== 'string') invalidParams('ref.uri must be a string.')
+    const template = call.core.resources.getTemplate(ref.uri)
+    if (!template && !call.core.resources.getStatic(ref.uri)) invalidParams('unknown resource reference.')
+    return template?.complete?.[argument]
+  }
+  return invalidParams('ref.type must be "ref/prompt" or "ref/resource".')
+}

@@ -1,0 +1,82 @@
+/**
+ * @module resources
+ * `resources/list`, `resources/templates/list` and `resources/read`. A read tries the static
+ * resource, then each matching template; nothing found is -32602 with `data.uri` on 2026-07-28
+ * (-32002 on the handshake era), never an empty `contents`.
+ */
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { RequestContext } from '../context.ts'
+import { runInteractive } from '../mrtr/interactive.ts'
+import { AskSignal, type InputRequired } from '../mrtr/input-required.ts'
+import { paginate } from '../pagination.ts'
+import type { CacheHint, ReadResourceResult } from '../types.ts'
+import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+
+export function listResources({ core, params }: MethodCall): JsonObject {
+  const page = paginate('resources', core.resources.list(), params.cursor, core.pageSize)
+  return listResult('resources', page, core.cache.resourcesList)
+}
+
+export function listResourceTemplates({ core, params }: MethodCall): JsonObject {
+  const page = paginate('templates', core.resources.listTemplates(), params.cursor, core.pageSize)
+  return listResult('resourceTemplates', page, core.cache.resourceTemplatesList)
+}
+
+function listResult(key: string, page: { items: unknown[]; nextCursor: string | undefined }, hint: CacheHint): JsonObject {
+  const result: JsonObject = { [key]: page.items }
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
+  result.ttlMs = hint.ttlMs
+  result.cacheScope = hint.cacheScope
+  return result
+}
+
+export async function readResource(call: MethodCall): Promise<JsonObject> {
+  const { core, params } = call
+  const uri = params.uri
+  if (typeof uri !== 'string' || uri === '') invalidParams('uri must be a non-empty string.')
+  if (uri.length > 4096) invalidParams('uri is too long.')
+  let hint: CacheHint = core.cache.resourcesRead
+  const result = await runInteractive<ReadResourceResult | undefined>({
+    core,
+    method: 'resources/read',
+    params,
+    init: contextInit(call),
+    onRefusal: () => {
+      throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: the request was declined; nothing was read.')
+    },
+    invoke: async (ctx) => {
+      const found = await resolve(call, uri, ctx)
+      if (found?.hint) hint = found.hint
+      return found?.result
+    },
+  })
+  if (result === undefined) throw notFound(call, uri)
+  if ('resultType' in result) return result as unknown as JsonObject
+  if (!Array.isArray(result.contents) || result.contents.length === 0) throw notFound(call, uri)
+  return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
+}
+
+type Resolved = { result: ReadResourceResult | InputRequired | AskSignal | undefined; hint?: CacheHint }
+
+async function resolve(call: MethodCall, uri: string, ctx: RequestContext): Promise<Resolved | undefined> {
+  const resource = call.core.resources.getStatic(uri)
+  try {
+    if (resource) return { result: await resource.handler(uri, ctx), hint: resource.cache }
+    for (const [template, vars] of call.core.resources.matching(uri)) {
+      const result = await template.handler(uri, vars, ctx)
+      if (result !== undefined) return { result, hint: template.cache }
+    }
+    return undefined
+  } catch (error) {
+    if (error instanceof AskSignal) return { result: error }
+    if (error instanceof TesseraError) throw error
+    call.core.logger.error({ event: 'resource_failed', uri, err: error }, 'resource handler threw')
+    throw new TesseraError('TESSERA_INTERNAL', 'Internal error while reading the resource.')
+  }
+}
+
+function notFound(call: MethodCall, uri: string): TesseraError {
+  const shown = uri.length > 256 ? `${uri.slice(0, 256)}…` : uri
+  return new TesseraError('TESSERA_RESOURCE_NOT_FOUND', `Resource not found: ${shown}`, { uri })
+}

@@ -1,0 +1,115 @@
+/**
+ * @module state-service
+ * One codec and one binding for every requestState the server mints: the framework's own (answers
+ * gathered across rounds) and a handler's. Refusals are reported with their precise reason to the
+ * logger and metrics only; the client always gets the same -32602. Counts per key id tell an
+ * operator when an old key has stopped arriving and can leave the ring.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import {
+  type AuthInfo,
+  type Binder,
+  createRequestStateCodec,
+  generateStateKey,
+  type OpenedState,
+  originatingRequestBinder,
+  type RequestStateCodec,
+  type StateKey,
+  type StateMode,
+  type StateRefusal,
+  unboundBinder,
+} from '../../security/request-state/index.ts'
+import { TesseraError } from '../../errors.ts'
+import type { Logger } from '../logger.ts'
+
+export interface RequestStateOptions {
+  /** Key ring: the first key seals, every key opens. Omit for an ephemeral key (one process only). */
+  keys?: readonly StateKey[]
+  /** `sealed` (AES-256-GCM, default): the client reads nothing. `signed` (HMAC-SHA256): readable. */
+  mode?: StateMode
+  /** Lifetime of a state, and of a single-use record (default 600). */
+  ttlSeconds?: number
+  /** The server identity states are bound to; replicas share it (default: the server name). */
+  identity?: string
+  /** Replace the default binder (principal + method + target + argument digest), or `false` to bind only the identity. */
+  binder?: Binder | false
+  /** Epoch milliseconds; tests fix it. */
+  clock?: () => number
+}
+
+export type StateRefusalReason = StateRefusal | 'no-stable-principal'
+
+export interface StateMetrics {
+  openedByKey: Record<string, number>
+  refused: Record<string, number>
+  minted: number
+}
+
+export const INVALID_STATE_MESSAGE = 'Invalid params: the requestState is invalid or expired.'
+
+export class StateService {
+  readonly ttlSeconds: number
+  readonly ephemeral: boolean
+  private readonly codec: RequestStateCodec
+  private readonly binder: Binder
+  private readonly identity: string
+  private readonly metrics: StateMetrics = { openedByKey: {}, refused: {}, minted: 0 }
+
+  constructor(
+    options: RequestStateOptions | undefined,
+    serverName: string,
+    private readonly logger: Logger,
+  ) {
+    this.ephemeral = options?.keys === undefined || options.keys.length === 0
+    const keys = this.ephemeral ? [generateStateKey('ephemeral')] : options!.keys!
+    this.codec = createRequestStateCodec({
+      keys,
+      mode: options?.mode ?? 'sealed',
+      ttlSeconds: options?.ttlSeconds ?? 600,
+      clock: options?.clock,
+      maxTokenLength: 65_536,
+    })
+    this.ttlSeconds = this.codec.ttlSeconds
+    this.binder = options?.binder === false ? unboundBinder : (options?.binder ?? originatingRequestBinder())
+    this.identity = options?.identity ?? serverName
+  }
+
+  /** The binding of a call, or a refusal when the caller has no stable identity to bind to. */
+  bind(method: string, params: JsonObject | undefined, auth: AuthInfo | undefined): string {
+    const result = this.binder({ audience: this.identity, method, params, auth })
+    if (!result.ok) {
+      this.refuse(result.reason, method)
+      throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+    }
+    return result.binding
+  }
+
+  mint(payload: unknown, binding: string): string {
+    this.metrics.minted++
+    return this.codec.mint(payload, binding)
+  }
+
+  /** Opens a state or throws the one fixed -32602; the reason goes to logs and metrics only. */
+  open<T>(token: unknown, binding: string, method: string): Extract<OpenedState<T>, { ok: true }> {
+    if (typeof token !== 'string') {
+      this.refuse('malformed', method)
+      throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+    }
+    const opened = this.codec.open<T>(token, binding)
+    if (!opened.ok) {
+      this.refuse(opened.reason, method)
+      throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+    }
+    this.metrics.openedByKey[opened.keyId] = (this.metrics.openedByKey[opened.keyId] ?? 0) + 1
+    return opened
+  }
+
+  snapshot(): StateMetrics {
+    return structuredClone(this.metrics)
+  }
+
+  private refuse(reason: StateRefusalReason, method: string): void {
+    this.metrics.refused[reason] = (this.metrics.refused[reason] ?? 0) + 1
+    this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
+  }
+}

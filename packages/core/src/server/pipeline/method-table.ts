@@ -1,0 +1,37 @@
+/**
+ * @module method-table
+ * Method name → implementation, with the server capability that gates it: a method behind a
+ * capability the server does not advertise is -32601, exactly like one that does not exist.
+ */
+import { complete } from '../methods/completion.ts'
+import { discover } from '../methods/discover.ts'
+import type { MethodImpl } from '../methods/method-call.ts'
+import { getPrompt, listPrompts } from '../methods/prompts.ts'
+import { listResources, listResourceTemplates, readResource } from '../methods/resources.ts'
+import { callTool, listTools } from '../methods/tools.ts'
+import type { ServerCore } from '../server-core.ts'
+
+export interface MethodSpec {
+  run: MethodImpl
+  enabled?: (core: ServerCore) => boolean
+}
+
+const hasTools = (core: ServerCore) => core.tools.size > 0
+const hasResources = (core: ServerCore) => core.resources.size > 0
+const hasPrompts = (core: ServerCore) => core.prompts.size > 0
+const unreachable: MethodImpl = () => {
+  throw new Error('subscriptions/listen is served as a stream')
+}
+
+export const methodTable: Readonly<Record<string, MethodSpec>> = Object.assign(Object.create(null), {
+  'server/discover': { run: discover },
+  'tools/list': { run: listTools, enabled: hasTools },
+  'tools/call': { run: callTool, enabled: hasTools },
+  'resources/list': { run: listResources, enabled: hasResources },
+  'resources/templates/list': { run: listResourceTemplates, enabled: hasResources },
+  'resources/read': { run: readResource, enabled: hasResources },
+  'prompts/list': { run: listPrompts, enabled: hasPrompts },
+  'prompts/get': { run: getPrompt, enabled: hasPrompts },
+  'completion/complete': { run: complete, enabled: (core: ServerCore) => core.hasCompletions() },
+  'subscriptions/listen': { run: unreachable },
+})

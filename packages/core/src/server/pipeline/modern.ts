@@ -1,0 +1,81 @@
+/**
+ * @module modern
+ * The 2026-07-28 request pipeline, in the order the checks must run (spec digest §8.5): the `_meta`
+ * envelope, the version header, the version itself, the method header, the method, the name
+ * header, then the method's own params, mirrors, capabilities and state. Headers are checked only
+ * when the transport has them (HTTP). Every result leaves with `resultType` and `serverInfo`.
+ */
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import { readEnvelope } from '../../protocol/modern/envelope.ts'
+import {
+  checkMethodHeader,
+  checkNameHeader,
+  checkVersionHeader,
+  nameFieldOf,
+} from '../../protocol/modern/standard-headers.ts'
+import type { Exchange } from '../exchange.ts'
+import type { MethodCall } from '../methods/method-call.ts'
+import type { ServerCore } from '../server-core.ts'
+import { listen } from './listen.ts'
+import { methodTable } from './method-table.ts'
+import { failure, type Reply, success, toTesseraError } from './reply.ts'
+
+export async function serveModern(core: ServerCore, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+  try {
+    return await dispatch(core, request, exchange)
+  } catch (error) {
+    return failure(
+      request.id,
+      toTesseraError(error, (err) => core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')),
+    )
+  }
+}
+
+async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+  const params = request.params
+  const read = readEnvelope(params)
+  if (!read.ok) {
+    throw new TesseraError(read.badLogLevel ? 'TESSERA_INVALID_PARAMS' : 'TESSERA_INVALID_ENVELOPE', read.message)
+  }
+  const envelope = read.envelope
+  const headers = exchange.headers
+  if (headers) headerFault(checkVersionHeader(headers, envelope.protocolVersion))
+  if (!core.versions.modern.includes(envelope.protocolVersion)) {
+    throw new TesseraError('TESSERA_UNSUPPORTED_VERSION', 'Unsupported protocol version.', {
+      supported: [...core.versions.modern, ...core.versions.legacy],
+      requested: envelope.protocolVersion,
+    })
+  }
+  if (headers) headerFault(checkMethodHeader(headers, request.method))
+  const spec = methodTable[request.method]
+  if (spec === undefined || (spec.enabled !== undefined && !spec.enabled(core))) {
+    throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${clip(request.method)}.`)
+  }
+  const nameField = nameFieldOf(request.method)
+  if (headers && nameField !== undefined) {
+    const value = (params as JsonObject)[nameField]
+    if (typeof value === 'string') headerFault(checkNameHeader(headers, value))
+  }
+  const call: MethodCall = { core, request, params: params as JsonObject, envelope, era: 'modern', exchange }
+  if (request.method === 'subscriptions/listen') return listen(call)
+  const result = await spec.run(call)
+  return success(request.id, finish(core, result))
+}
+
+/** Adds `resultType` and the shared `serverInfo` `_meta` without touching the handler's object. */
+export function finish(core: ServerCore, result: JsonObject): JsonObject {
+  const meta = core.resultMeta
+  const own = result._meta as JsonObject | undefined
+  const out: JsonObject = { ...result, resultType: result.resultType ?? 'complete' }
+  if (meta !== undefined) out._meta = own === undefined ? meta : { ...own, ...meta }
+  return out
+}
+
+function headerFault(fault: { message: string } | undefined): void {
+  if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
+}
+
+function clip(text: string): string {
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text
+}

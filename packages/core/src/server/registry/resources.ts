@@ -1,0 +1,110 @@
+/**
+ * @module resources
+ * Static resources by URI and resource templates (RFC 6570) tried in registration order. A read
+ * resolves a static resource first, then the first template whose handler knows the URI.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { compileUriTemplate, type UriTemplate } from '../uri-template.ts'
+import type { CacheHint, Completer, ResourceConfig, ResourceHandler, TemplateConfig, TemplateHandler } from '../types.ts'
+
+export interface RegisteredResource {
+  readonly uri: string
+  readonly descriptor: JsonObject
+  readonly cache: CacheHint | undefined
+  readonly handler: ResourceHandler
+}
+
+export interface RegisteredTemplate {
+  readonly template: UriTemplate
+  readonly descriptor: JsonObject
+  readonly cache: CacheHint | undefined
+  readonly complete: Record<string, Completer> | undefined
+  readonly handler: TemplateHandler
+}
+
+export class ResourceRegistry {
+  private readonly resources = new Map<string, RegisteredResource>()
+  private readonly templates = new Map<string, RegisteredTemplate>()
+  private resourceList: JsonObject[] | undefined
+  private templateList: JsonObject[] | undefined
+
+  get size(): number {
+    return this.resources.size + this.templates.size
+  }
+
+  register(uri: string, config: ResourceConfig, handler: ResourceHandler): void {
+    assertUri(uri)
+    if (typeof config?.name !== 'string' || config.name === '') throw new TypeError(`Resource '${uri}' needs a name.`)
+    if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
+    this.resources.set(uri, { uri, descriptor: describe({ uri }, config), cache: config.cache, handler })
+    this.resourceList = undefined
+  }
+
+  registerTemplate(uriTemplate: string, config: TemplateConfig, handler: TemplateHandler): void {
+    if (typeof config?.name !== 'string' || config.name === '') {
+      throw new TypeError(`Resource template '${uriTemplate}' needs a name.`)
+    }
+    if (typeof handler !== 'function') throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
+    const template = compileUriTemplate(uriTemplate)
+    this.templates.set(uriTemplate, {
+      template,
+      descriptor: describe({ uriTemplate }, config),
+      cache: config.cache,
+      complete: config.complete,
+      handler,
+    })
+    this.templateList = undefined
+  }
+
+  remove(uri: string): boolean {
+    const removed = this.resources.delete(uri) || this.templates.delete(uri)
+    this.resourceList = undefined
+    this.templateList = undefined
+    return removed
+  }
+
+  getStatic(uri: string): RegisteredResource | undefined {
+    return this.resources.get(uri)
+  }
+
+  getTemplate(uriTemplate: string): RegisteredTemplate | undefined {
+    return this.templates.get(uriTemplate)
+  }
+
+  /** Templates whose pattern matches `uri`, with the extracted variables. */
+  *matching(uri: string): Generator<[RegisteredTemplate, Record<string, string>]> {
+    for (const t of this.templates.values()) {
+      const vars = t.template.match(uri)
+      if (vars !== undefined) yield [t, vars]
+    }
+  }
+
+  list(): readonly JsonObject[] {
+    this.resourceList ??= [...this.resources.values()].map((r) => r.descriptor)
+    return this.resourceList
+  }
+
+  listTemplates(): readonly JsonObject[] {
+    this.templateList ??= [...this.templates.values()].map((t) => t.descriptor)
+    return this.templateList
+  }
+}
+
+function describe(base: JsonObject, config: ResourceConfig): JsonObject {
+  const d: JsonObject = { ...base, name: config.name }
+  if (config.title !== undefined) d.title = config.title
+  if (config.description !== undefined) d.description = config.description
+  if (config.mimeType !== undefined) d.mimeType = config.mimeType
+  if (config.size !== undefined) d.size = config.size
+  if (config.annotations !== undefined) d.annotations = config.annotations
+  if (config._meta !== undefined) d._meta = config._meta
+  return d
+}
+
+function assertUri(uri: string): void {
+  try {
+    new URL(uri)
+  } catch {
+    throw new TypeError(`Resource URI '${uri}' is not an absolute URI.`)
+  }
+}

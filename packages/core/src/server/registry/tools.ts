@@ -1,0 +1,85 @@
+/**
+ * @module tools
+ * The tool registry: schemas compiled and the `x-mcp-header` mirror table built once, at
+ * registration, from the same normalized schema that `tools/list` advertises. Re-registering a
+ * name replaces tool and mirror table together, in place, so list order stays deterministic.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
+import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
+import type { SchemaInput, ToolConfig, ToolHandler } from '../types.ts'
+import { assertName } from './names.ts'
+
+export interface RegisteredTool {
+  readonly name: string
+  readonly descriptor: JsonObject
+  readonly input: CompiledSchema | undefined
+  readonly output: CompiledSchema | undefined
+  readonly mirror: MirrorTable
+  readonly handler: ToolHandler<SchemaInput | undefined>
+  readonly singleUse: boolean
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, RegisteredTool>()
+  private listCache: JsonObject[] | undefined
+
+  get size(): number {
+    return this.tools.size
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name)
+  }
+
+  register(name: string, config: ToolConfig, handler: ToolHandler<SchemaInput | undefined>): RegisteredTool {
+    assertName('Tool', name)
+    if (typeof config?.description !== 'string') throw new TypeError(`Tool '${name}' needs a description.`)
+    if (typeof handler !== 'function') throw new TypeError(`Tool '${name}' needs a handler function.`)
+    const input = config.input === undefined ? undefined : compileSchema(config.input, 'input')
+    const inputSchema = input?.jsonSchema ?? EMPTY_OBJECT_SCHEMA
+    if (inputSchema.type !== 'object') throw new TypeError(`Tool '${name}': inputSchema must have type "object".`)
+    const output = config.output === undefined ? undefined : compileSchema(config.output, 'output')
+    const tool: RegisteredTool = {
+      name,
+      descriptor: describe(name, config, inputSchema, output),
+      input,
+      output,
+      mirror: buildMirrorTable(name, inputSchema),
+      handler,
+      singleUse: config.singleUse === true,
+    }
+    this.tools.set(name, tool)
+    this.listCache = undefined
+    return tool
+  }
+
+  remove(name: string): boolean {
+    const removed = this.tools.delete(name)
+    if (removed) this.listCache = undefined
+    return removed
+  }
+
+  /** Descriptors in registration order, computed once per change. */
+  list(): readonly JsonObject[] {
+    this.listCache ??= [...this.tools.values()].map((t) => t.descriptor)
+    return this.listCache
+  }
+}
+
+function describe(
+  name: string,
+  config: ToolConfig,
+  inputSchema: JsonObject,
+  output: CompiledSchema | undefined,
+): JsonObject {
+  const d: JsonObject = { name }
+  if (config.title !== undefined) d.title = config.title
+  d.description = config.description
+  d.inputSchema = inputSchema
+  if (output !== undefined) d.outputSchema = output.jsonSchema
+  if (config.annotations !== undefined) d.annotations = config.annotations
+  if (config.icons !== undefined) d.icons = config.icons
+  if (config._meta !== undefined) d._meta = config._meta
+  return d
+}

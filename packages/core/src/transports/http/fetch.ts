@@ -1,0 +1,132 @@
+/**
+ * @module fetch
+ * The web-standard face: `(Request) => Promise<Response>` for Hono, Bun, Deno and Workers. Same
+ * core as the node:http face; only body reading and reply writing differ. Repeated headers cannot
+ * be told apart in a `Headers` object (they arrive joined), so repeats show up as mismatches.
+ */
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import type { McpServer } from '../../server/create-server.ts'
+import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
+import { handlePost, writeError } from './post.ts'
+import type { ReplyWriter, SseWriter } from './reply-writer.ts'
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+/** Host/Origin protection defaults to the loopback names; pass `allowedHosts` for a public host. */
+export function createFetchHandler(server: McpServer, options?: HttpOptions): FetchHandler {
+  const resolved = resolveHttpOptions(options, true)
+  server.serving = true
+  return async (request) => {
+    const writer = new FetchReplyWriter(request.signal)
+    const url = new URL(request.url)
+    if (url.pathname !== resolved.path) return new Response('Not found', { status: 404 })
+    const headers = new FetchHeaderView(request.headers)
+    if (headerBytes(request.headers) > resolved.maxHeaderBytes) {
+      return new Response('Request header fields too large', { status: 431 })
+    }
+    const input = { method: request.method, headers, body: () => readBody(request, resolved) }
+    handlePost(server, resolved, input, writer).catch((error: unknown) => {
+      server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
+      if (!writer.answered) writeError(writer, 500, undefined, -32603, 'Internal error.')
+    })
+    return writer.response
+  }
+}
+
+class FetchHeaderView implements HeaderView {
+  constructor(private readonly headers: Headers) {}
+  get(name: string): string | undefined {
+    return this.headers.get(name) ?? undefined
+  }
+  isRepeated(): boolean {
+    return false
+  }
+}
+
+function headerBytes(headers: Headers): number {
+  let total = 0
+  headers.forEach((value, name) => {
+    total += name.length + value.length + 4
+  })
+  return total
+}
+
+async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string | undefined> {
+  const declared = Number(request.headers.get('content-length'))
+  if (declared > options.maxBodyBytes || request.body === null) return declared > options.maxBodyBytes ? undefined : ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > options.maxBodyBytes) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+class FetchReplyWriter implements ReplyWriter {
+  readonly response: Promise<Response>
+  answered = false
+  private resolve!: (response: Response) => void
+  private finished = false
+  private readonly closeCallbacks: Array<() => void> = []
+
+  constructor(private readonly signal: AbortSignal) {
+    this.response = new Promise((resolve) => {
+      this.resolve = resolve
+    })
+    signal.addEventListener('abort', () => this.fireClose(), { once: true })
+  }
+
+  get closed(): boolean {
+    return this.finished || this.signal.aborted
+  }
+
+  onClose(callback: () => void): void {
+    this.closeCallbacks.push(callback)
+  }
+
+  json(status: number, body: string, headers?: Record<string, string>): void {
+    this.answer(new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } }))
+    this.finished = true
+  }
+
+  empty(status: number, headers?: Record<string, string>): void {
+    this.answer(new Response(null, { status, headers }))
+    this.finished = true
+  }
+
+  sse(headers?: Record<string, string>): SseWriter {
+    const encoder = new TextEncoder()
+    let controller!: ReadableStreamDefaultController<Uint8Array>
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c
+      },
+      cancel: () => this.fireClose(),
+    })
+    this.answer(new Response(body, { status: 200, headers }))
+    return {
+      write: (frame) => controller.enqueue(encoder.encode(frame)),
+      end: () => {
+        this.finished = true
+        controller.close()
+      },
+    }
+  }
+
+  private answer(response: Response): void {
+    this.answered = true
+    this.resolve(response)
+  }
+
+  private fireClose(): void {
+    for (const callback of this.closeCallbacks.splice(0)) callback()
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * @module http-exchange
+ * The `Exchange` of one HTTP request. A request answers as plain JSON until its handler emits a
+ * notification (progress, log); the first one switches the reply to an SSE stream, so requests
+ * that never notify pay nothing for streaming. Client disconnect aborts the handler's signal.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import type { Exchange } from '../../server/exchange.ts'
+import { type ReplyWriter, SSE_HEADERS, type SseWriter, sseFrame } from './reply-writer.ts'
+
+export class HttpExchange implements Exchange {
+  private controller: AbortController | undefined
+  private stream: SseWriter | undefined
+  private done = false
+
+  constructor(
+    readonly headers: HeaderView,
+    readonly auth: AuthInfo | undefined,
+    private readonly writer: ReplyWriter,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController()
+      if (this.writer.closed && !this.done) this.controller.abort()
+      else this.writer.onClose(() => this.abortUnlessDone())
+    }
+    return this.controller.signal
+  }
+
+  notify(method: string, params: JsonObject): void {
+    if (this.done || this.writer.closed) return
+    this.stream ??= this.writer.sse(SSE_HEADERS)
+    this.stream.write(sseFrame({ jsonrpc: '2.0', method, params }))
+  }
+
+  /** Sends the final response: on the SSE stream if one was opened, else as JSON. */
+  respond(status: number, body: unknown): void {
+    this.done = true
+    if (this.writer.closed) return
+    if (this.stream) {
+      this.stream.write(sseFrame(body))
+      this.stream.end()
+      return
+    }
+    this.writer.json(status, JSON.stringify(body))
+  }
+
+  private abortUnlessDone(): void {
+    if (!this.done) this.controller?.abort(new Error('client disconnected'))
+  }
+}

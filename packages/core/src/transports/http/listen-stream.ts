@@ -1,0 +1,35 @@
+/**
+ * @module listen-stream
+ * Serves a `subscriptions/listen` reply as an SSE stream with periodic comment keep-alives, so
+ * idle-timeout proxies do not cut it. Closing the stream from the client ends the subscription.
+ */
+import type { Reply } from '../../server/pipeline/reply.ts'
+import { type ReplyWriter, SSE_HEADERS, sseFrame } from './reply-writer.ts'
+
+export function openListenStream(reply: Extract<Reply, { kind: 'stream' }>, writer: ReplyWriter, keepAliveMs: number): void {
+  const stream = writer.sse(SSE_HEADERS)
+  const timer = setInterval(() => {
+    if (!writer.closed) stream.write(': keep-alive\n\n')
+  }, keepAliveMs)
+  timer.unref()
+  const closers: Array<() => void> = [() => clearInterval(timer)]
+  let ended = false
+  writer.onClose(() => {
+    for (const close of closers) close()
+  })
+  reply.open({
+    send(message) {
+      if (!ended && !writer.closed) stream.write(sseFrame(message))
+    },
+    end(final) {
+      if (ended) return
+      ended = true
+      if (final !== undefined && !writer.closed) stream.write(sseFrame(final))
+      clearInterval(timer)
+      stream.end()
+    },
+    onClose(callback) {
+      closers.push(callback)
+    },
+  })
+}

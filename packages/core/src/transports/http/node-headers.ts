@@ -1,0 +1,37 @@
+/**
+ * @module node-headers
+ * `HeaderView` over a node:http request. Node joins repeated unknown headers with ", ", which
+ * would hide a repeated mirror; repetition is therefore read from `rawHeaders`, lazily and only
+ * for the `mcp-*` names that are ever asked about.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
+
+export class NodeHeaderView implements HeaderView {
+  private repeated: Set<string> | undefined
+
+  constructor(private readonly req: IncomingMessage) {}
+
+  get(name: string): string | undefined {
+    const value = this.req.headers[name]
+    if (value === undefined) return undefined
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+
+  isRepeated(name: string): boolean {
+    this.repeated ??= countRepeats(this.req.rawHeaders)
+    return this.repeated.has(name)
+  }
+}
+
+function countRepeats(raw: string[]): Set<string> {
+  const seen = new Set<string>()
+  const repeated = new Set<string>()
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    if (!name.startsWith('mcp-')) continue
+    if (seen.has(name)) repeated.add(name)
+    seen.add(name)
+  }
+  return repeated
+}

@@ -1,0 +1,64 @@
+/**
+ * @module options
+ * Options shared by both HTTP faces (node:http and fetch), resolved once.
+ */
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+
+/** Thrown by `authenticate` to refuse a request: 401 (with a challenge) or 403. */
+export class HttpAuthError extends Error {
+  constructor(
+    readonly status: 401 | 403,
+    message: string,
+    readonly wwwAuthenticate?: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface HttpOptions {
+  /** The MCP endpoint path (default `/mcp`). Other paths get 404. */
+  path?: string
+  /** Host names accepted in `Host`; default: the loopback names when bound to loopback, else any. */
+  allowedHosts?: readonly string[]
+  /** Origins accepted in `Origin`; default: any origin on an allowed host. */
+  allowedOrigins?: readonly string[]
+  /** Set false to turn Host/Origin validation off entirely (not recommended). */
+  dnsRebindingProtection?: boolean
+  /** Largest request body accepted (default 1 MiB); larger → 413. */
+  maxBodyBytes?: number
+  /** Largest request header block accepted (default 16 KiB); larger → 431. */
+  maxHeaderBytes?: number
+  /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
+  keepAliveMs?: number
+  /** Authenticates a request; return undefined for anonymous, throw HttpAuthError to refuse. */
+  authenticate?: (headers: HeaderView) => AuthInfo | undefined | Promise<AuthInfo | undefined>
+}
+
+export interface ResolvedHttpOptions {
+  path: string
+  policy: HostPolicy | undefined
+  maxBodyBytes: number
+  maxHeaderBytes: number
+  keepAliveMs: number
+  authenticate: HttpOptions['authenticate']
+}
+
+export function resolveHttpOptions(options: HttpOptions | undefined, local: boolean): ResolvedHttpOptions {
+  const protect = options?.dnsRebindingProtection !== false
+  const hosts = options?.allowedHosts ?? (local ? LOCAL_HOSTS : undefined)
+  return {
+    path: options?.path ?? '/mcp',
+    policy: protect ? createHostPolicy({ allowedHosts: hosts, allowedOrigins: options?.allowedOrigins }) : undefined,
+    maxBodyBytes: limit(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
+    maxHeaderBytes: limit(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
+    keepAliveMs: limit(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
+    authenticate: options?.authenticate,
+  }
+}
+
+function limit(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
+  return value
+}

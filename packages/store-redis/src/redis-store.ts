@@ -1,0 +1,155 @@
+/**
+ * @module redis-store
+ * A ReplayStore in Redis, shared by every process and host that reaches the server. Each
+ * record is a hash whose key expires natively. Every state change is one Lua script, so
+ * check-and-claim and every fenced update are atomic, and leases are measured on the
+ * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out.
+ */
+import { createHash } from 'node:crypto'
+import type { ClaimResult, ReplayRecordView, ReplayStore } from '@tessera/core/replay'
+import { assertClaimArguments, newFence, withStoreTimeout } from '@tessera/core/replay'
+import { Redis } from 'ioredis'
+
+export interface RedisReplayStoreOptions {
+  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
+  url?: string
+  /** An existing client; the store does not close it. */
+  client?: Redis
+  /** Prefix of every record key. Default `tessera:replay:`. */
+  keyPrefix?: string
+  /** Bound on every call, including connecting. Default 2000. */
+  timeoutMs?: number
+}
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`
+
+// Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
+const CLAIM = `${NOW}
+local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
+if r[1] == 'done' then return {'done', r[2], r[3] or ''} end
+local previous = ''
+if r[1] == 'in_progress' then
+  if tonumber(r[4]) > now then return {'in_progress', r[2]} end
+  previous = 'abandoned'
+end
+local lease = tonumber(ARGV[3])
+local keep = math.max(tonumber(ARGV[4]), lease)
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 's', 'in_progress', 'f', ARGV[1], 'w', ARGV[2], 'l', now + lease, 'e', now + keep)
+redis.call('PEXPIRE', KEYS[1], keep)
+return {'claimed', previous}`
+
+const RENEW = `${NOW}
+local r = redis.call('HMGET', KEYS[1], 's', 'f', 'e')
+if r[1] ~= 'in_progress' or r[2] ~= ARGV[1] then return 0 end
+local lease = now + tonumber(ARGV[2])
+local keep = math.max(tonumber(r[3]), lease)
+redis.call('HSET', KEYS[1], 'l', lease, 'e', keep)
+redis.call('PEXPIREAT', KEYS[1], keep)
+return 1`
+
+// HSET keeps the key's expiry, so a done record lives until the claim's ttl.
+const COMPLETE = `if redis.call('HGET', KEYS[1], 'f') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 's', 'done', 'o', ARGV[2])
+return 1`
+
+const RELEASE = `if redis.call('HGET', KEYS[1], 'f') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`
+
+const INSPECT = `${NOW}
+local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
+if not r[1] then return {} end
+if r[1] == 'in_progress' and tonumber(r[4]) <= now then return {'abandoned', r[2]} end
+return {r[1], r[2], r[3] or ''}`
+
+interface Script {
+  source: string
+  sha: string
+}
+
+const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
+const SCRIPTS = {
+  claim: script(CLAIM),
+  renew: script(RENEW),
+  complete: script(COMPLETE),
+  release: script(RELEASE),
+  inspect: script(INSPECT),
+}
+
+export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
+  const timeoutMs = options.timeoutMs ?? 2000
+  const owned = options.client === undefined
+  const client = options.client ?? connect(options.url, timeoutMs)
+  const prefix = options.keyPrefix ?? 'tessera:replay:'
+
+  const call = (
+    operation: keyof typeof SCRIPTS,
+    key: string,
+    ...args: (string | number)[]
+  ): Promise<unknown> =>
+    withStoreTimeout(operation, evalScript(client, SCRIPTS[operation], prefix + key, args), timeoutMs)
+
+  return {
+    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs)
+      const fence = newFence()
+      const [kind, first, second] = strings(
+        await call('claim', key, fence, what, Math.ceil(leaseMs), Math.ceil(ttlMs)),
+      )
+      if (kind === 'done') return { kind, what: first ?? '', outcome: second ?? '' }
+      if (kind === 'in_progress') return { kind, what: first ?? '' }
+      return first === 'abandoned'
+        ? { kind: 'claimed', fence, previous: 'abandoned' }
+        : { kind: 'claimed', fence }
+    },
+    renew: async (key, fence, leaseMs) => (await call('renew', key, fence, Math.ceil(leaseMs))) === 1,
+    complete: async (key, fence, outcome) => (await call('complete', key, fence, outcome)) === 1,
+    async release(key, fence) {
+      await call('release', key, fence)
+    },
+    async inspect(key): Promise<ReplayRecordView | undefined> {
+      const [status, what = '', outcome = ''] = strings(await call('inspect', key))
+      if (status === 'done') return { status, what, outcome }
+      if (status === 'in_progress' || status === 'abandoned') return { status, what }
+      return undefined
+    },
+    async close() {
+      if (!owned) return
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
+      else client.disconnect()
+    },
+  }
+}
+
+function connect(url: string | undefined, timeoutMs: number): Redis {
+  if (!url) throw new TypeError('redisReplayStore needs a url or a client')
+  const client = new Redis(url, {
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    // Fail a call rather than queue it through a long outage: the guard must not run work blind.
+    maxRetriesPerRequest: 1,
+  })
+  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
+  client.on('error', () => {})
+  return client
+}
+
+async function evalScript(
+  client: Redis,
+  script: Script,
+  key: string,
+  args: (string | number)[],
+): Promise<unknown> {
+  try {
+    return await client.evalsha(script.sha, 1, key, ...args)
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
+    return client.eval(script.source, 1, key, ...args)
+  }
+}
+
+function strings(reply: unknown): (string | undefined)[] {
+  if (!Array.isArray(reply)) return []
+  return reply.map((item: unknown) => (typeof item === 'string' ? item : undefined))
+}

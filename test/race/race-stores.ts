@@ -1,0 +1,37 @@
+/**
+ * @module race-stores
+ * What the race test and its worker processes share: the worker configuration, the
+ * command format and how a backend's store is opened. Kept apart from the worker so the
+ * test can import it without running a worker's main loop.
+ */
+import type { ReplayStore } from '@tessera/core/replay'
+import { postgresReplayStore } from '@tessera/store-postgres'
+import { redisReplayStore } from '@tessera/store-redis'
+import { sqliteReplayStore } from '@tessera/store-sqlite'
+
+export interface WorkerConfig {
+  backend: 'sqlite' | 'redis' | 'postgres'
+  /** sqlite file, redis URL or postgres connection string. */
+  target: string
+  /** redis key prefix or postgres/sqlite table. */
+  namespace: string
+  mode: 'race' | 'hold'
+  logPath: string
+  leaseMs: number
+  renewEveryMs: number
+  workMs: number
+  key?: string
+}
+
+export interface AttemptCommand {
+  type: 'attempt'
+  round: number
+  key: string
+  at: number
+}
+
+export function openStore(config: Pick<WorkerConfig, 'backend' | 'target' | 'namespace'>): ReplayStore {
+  if (config.backend === 'sqlite') return sqliteReplayStore({ path: config.target, table: config.namespace })
+  if (config.backend === 'redis') return redisReplayStore({ url: config.target, keyPrefix: config.namespace })
+  return postgresReplayStore({ connectionString: config.target, table: config.namespace })
+}
