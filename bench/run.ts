@@ -80,8 +80,9 @@ if (cli.help) {
 
 function positive(name: string, value: string, integer: boolean): number {
   const n = Number(value)
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
     throw new Fatal(`--${name} ${value}: not a positive number`)
+  }
   return n
 }
 const list = (s: string) =>
@@ -144,57 +145,45 @@ const medianOf = (xs: (number | undefined)[]) => {
   const defined = xs.filter((x): x is number => x !== undefined)
   return defined.length === 0 ? undefined : median(defined)
 }
+/** A transient status line, on terminals only. */
 const progress = (text: string) => {
-  if (process.stdout.isTTY)
-    process.stdout.write(
-      `\r${text.padEnd(process.stdout.columns - 1).slice(0, process.stdout.columns - 1)}\r`,
-    )
+  if (!process.stdout.isTTY) return
+  const width = process.stdout.columns - 1
+  process.stdout.write(`\r${text.padEnd(width).slice(0, width)}\r`)
 }
 
 // ---------------------------------------------------------------- peer install
 
+function installedVersion(name: string): string | undefined {
+  try {
+    const file = join(PEER_DIR, 'node_modules', name, 'package.json')
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+  } catch {
+    return undefined
+  }
+}
+
+/** Installs the official SDK peer into .tessera/bench-peer unless the pinned versions are there. */
 function ensurePeer(): void {
-  const have = (name: string) => existsSync(join(PEER_DIR, 'node_modules', name, 'package.json'))
-  const version = (name: string) =>
-    (
-      JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', name, 'package.json'), 'utf8')) as {
-        version: string
-      }
-    ).version
-  const wanted = PEER_PACKAGES.filter((p) => p.lastIndexOf('@') > 0)
-  const upToDate = PEER_PACKAGES.every((p) => {
-    const at = p.lastIndexOf('@')
-    const name = at > 0 ? p.slice(0, at) : p
-    return have(name) && (at <= 0 || version(name) === p.slice(at + 1))
+  const upToDate = PEER_PACKAGES.every((spec) => {
+    const at = spec.lastIndexOf('@')
+    return at > 0
+      ? installedVersion(spec.slice(0, at)) === spec.slice(at + 1)
+      : installedVersion(spec) !== undefined
   })
   if (upToDate) return
-  console.log(`bench: installing the peer (${wanted.join(', ')}) into ${relative(ROOT, PEER_DIR)} ...`)
+  console.log(`bench: installing the peer (${PEER_PACKAGES.join(' ')}) into ${relative(ROOT, PEER_DIR)} ...`)
   mkdirSync(PEER_DIR, { recursive: true })
   const pkg = join(PEER_DIR, 'package.json')
   if (!existsSync(pkg)) writeFileSync(pkg, '{"name":"bench-peer","private":true,"type":"module"}\n')
-  const r = spawnSync(
-    'npm',
-    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PEER_DIR, ...PEER_PACKAGES],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  )
+  const npmArgs = ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PEER_DIR, ...PEER_PACKAGES]
+  const r = spawnSync('npm', npmArgs, { cwd: ROOT, stdio: 'inherit' })
   if (r.status !== 0) throw new Fatal(`installing the peer failed (npm exit ${r.status})`)
 }
 
-function peerVersions(): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']) {
-    try {
-      out[name] = (
-        JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', name, 'package.json'), 'utf8')) as {
-          version: string
-        }
-      ).version
-    } catch {}
-  }
-  return out
+function peerVersions(): Record<string, string | undefined> {
+  const names = ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']
+  return Object.fromEntries(names.map((n) => [n, installedVersion(n)]))
 }
 
 // ---------------------------------------------------------------- servers
@@ -345,8 +334,9 @@ async function preflightHttp(server: Server, c: HttpCase): Promise<void> {
 async function main(): Promise<number> {
   const duration = positive('duration', cli.duration, false)
   const warmup = Number(cli.warmup)
-  if (!Number.isFinite(warmup) || warmup < 0)
+  if (!Number.isFinite(warmup) || warmup < 0) {
     throw new Fatal(`--warmup ${cli.warmup}: not a number of seconds`)
+  }
   const reps = positive('reps', cli.reps, true)
   const connectionLevels = list(cli.connections).map((c) => positive('connections', c, true))
 
@@ -358,15 +348,17 @@ async function main(): Promise<number> {
   const cases = caseNames.map((n) => {
     const c = allCases.get(n)
     if (!c) throw new Fatal(`unknown case '${n}' (known: ${[...allCases.keys()].join(', ')})`)
-    if (c.era !== '2026-07-28')
+    if (c.era !== '2026-07-28') {
       throw new Fatal(`case '${n}' is ${c.era} traffic; only 2026-07-28 cases are wired for now`)
+    }
     return c
   })
 
   const serverNames = list(cli.servers)
   if (cli.peer && !serverNames.includes('official')) serverNames.push('official')
-  for (const s of serverNames)
+  for (const s of serverNames) {
     if (!SERVERS[s]) throw new Fatal(`unknown server '${s}' (known: ${Object.keys(SERVERS).join(', ')})`)
+  }
   if (serverNames.includes('official')) ensurePeer()
 
   const pin = !cli['no-pin'] && os.availableParallelism() >= 2 && hasTaskset()
@@ -476,7 +468,7 @@ async function main(): Promise<number> {
         })
         console.log(
           table(
-            ['server', unit, 'p50 ms', 'p99 ms', 'x raw', 'server CPU', 'load CPU', 'non-2xx', 'errors'],
+            ['server', unit, 'p50 ms', 'p99 ms', 'ratio', 'server CPU', 'load CPU', 'non-2xx', 'errors'],
             rows,
           ),
         )

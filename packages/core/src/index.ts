@@ -19,12 +19,22 @@ export {
   SingleUseStoreError,
 } from './security/replay/index.ts'
 export { type AnswerOf, type Era, RequestContext } from './server/context.ts'
+export { locateJsonError, type JsonErrorLocation } from './protocol/jsonrpc/locate-json-error.ts'
 export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
 export { createMemoryExchange, type Exchange } from './server/exchange.ts'
 export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'
 export type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
 export { InputRequired } from './server/mrtr/input-required.ts'
-export { elicitForm, elicitUrl, type InputRequest, listRoots, sampling } from './server/mrtr/input-requests.ts'
+export {
+  type ElicitationRequest,
+  elicitForm,
+  elicitUrl,
+  type InputRequest,
+  listRoots,
+  type RootsRequest,
+  type SamplingRequest,
+  sampling,
+} from './server/mrtr/input-requests.ts'
 export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
 export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
 export { ToolError } from './server/tool-error.ts'

@@ -15,7 +15,7 @@ const skip = url ? undefined : 'TESSERA_TEST_POSTGRES_URL is not set'
 if (skip) process.stderr.write(`postgres-store tests skipped: ${skip}\n`)
 const run = randomBytes(6).toString('hex')
 const table = `tessera_test_${run}`
-const tables = [table, `${table}_race`, `${table}_borrowed`]
+const tables = [table, `${table}_race`, `${table}_borrowed`, `${table}_sweep`]
 
 describeReplayStore(
   'postgres',
@@ -48,6 +48,17 @@ describe.skipIf(!url)('postgresReplayStore', () => {
     await store.close()
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }])
     await pool.end()
+  })
+
+  it('sweeps expired rows', async () => {
+    const store = postgresReplayStore({ connectionString: url!, table: tables[3], sweepEvery: 3 })
+    await store.claim('a', 'x', 10, 10)
+    await store.claim('b', 'x', 10, 10)
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    await store.claim('c', 'x', 10_000, 10_000)
+    await store.close()
+    const rows = await admin!.query(`SELECT key FROM "${tables[3]}" ORDER BY key`)
+    expect(rows.rows).toEqual([{ key: 'c' }])
   })
 
   it('refuses a table name that is not a plain identifier', () => {

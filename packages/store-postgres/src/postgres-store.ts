@@ -81,7 +81,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
 
   const sweepNow = (): void => {
     claimsSinceSweep = 0
-    sweeping = query(sql.sweep, []).catch(() => undefined)
+    sweeping = bounded('sweep', () => query(sql.sweep, [])).catch(() => undefined)
   }
 
   return {

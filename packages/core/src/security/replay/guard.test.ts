@@ -129,6 +129,32 @@ describe('createSingleUseGuard', () => {
     expect(work).not.toHaveBeenCalled()
   })
 
+  it('treats a store that throws synchronously as unavailable', async () => {
+    const store = withOverrides({
+      claim: () => {
+        throw new Error('client is closed')
+      },
+    })
+    const work = vi.fn(async () => 'ran')
+    await expect(createSingleUseGuard({ store }).run('k', 'x', TTL, work, String)).rejects.toBeInstanceOf(
+      SingleUseStoreError,
+    )
+    expect(work).not.toHaveBeenCalled()
+  })
+
+  it('reports, loudly, an outcome the store would not take', async () => {
+    const events: SingleUseEvent[] = []
+    const base = memoryReplayStore()
+    const store: ReplayStore = { ...base, complete: connectionRefused }
+    const guard = createSingleUseGuard({ store, onEvent: (e) => events.push(e) })
+    // The work did run, so this caller hears so; the unrecorded outcome is an event, not silence.
+    expect(await guard.run('k', 'x', TTL, async () => 1, String)).toMatchObject({ status: 'executed' })
+    expect(events).toEqual([
+      { type: 'store_error', key: 'k', detail: expect.stringContaining('outcome not recorded') },
+    ])
+    expect(await base.inspect('k')).toEqual({ status: 'in_progress', what: 'x' })
+  })
+
   it('does not report success when a renewal is refused mid-work', async () => {
     const events: SingleUseEvent[] = []
     const store = withOverrides({ renew: async () => false })

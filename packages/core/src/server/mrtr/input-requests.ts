@@ -46,16 +46,25 @@ export interface CreateMessageParams {
   _meta?: JsonObject
 }
 
-export type InputRequest =
-  | { method: 'elicitation/create'; params: ElicitFormParams | ElicitUrlParams }
-  | { method: 'sampling/createMessage'; params: CreateMessageParams }
-  | { method: 'roots/list'; params?: JsonObject }
+export interface ElicitationRequest {
+  method: 'elicitation/create'
+  params: ElicitFormParams | ElicitUrlParams
+}
+export interface SamplingRequest {
+  method: 'sampling/createMessage'
+  params: CreateMessageParams
+}
+export interface RootsRequest {
+  method: 'roots/list'
+  params?: JsonObject
+}
+export type InputRequest = ElicitationRequest | SamplingRequest | RootsRequest
 
-export function elicitForm(params: Omit<ElicitFormParams, 'mode'>): InputRequest {
+export function elicitForm(params: Omit<ElicitFormParams, 'mode'>): ElicitationRequest {
   return { method: 'elicitation/create', params: { mode: 'form', ...params } }
 }
 
-export function elicitUrl(params: Omit<ElicitUrlParams, 'mode'>): InputRequest {
+export function elicitUrl(params: Omit<ElicitUrlParams, 'mode'>): ElicitationRequest {
   let parsed: URL
   try {
     parsed = new URL(params.url)
@@ -65,11 +74,11 @@ export function elicitUrl(params: Omit<ElicitUrlParams, 'mode'>): InputRequest {
   return { method: 'elicitation/create', params: { mode: 'url', ...params, url: parsed.href } }
 }
 
-export function sampling(params: CreateMessageParams): InputRequest {
+export function sampling(params: CreateMessageParams): SamplingRequest {
   return { method: 'sampling/createMessage', params }
 }
 
-export function listRoots(): InputRequest {
+export function listRoots(): RootsRequest {
   return { method: 'roots/list' }
 }
 

@@ -62,7 +62,13 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
 
 async function execute<R>(call: InteractiveCall<R>, ctx: RequestContext, round: RoundState): Promise<R | InputRequired> {
   const once = async (): Promise<R | InputRequired> => {
-    const out = await call.invoke(ctx)
+    let out: R | InputRequired | AskSignal
+    try {
+      out = await call.invoke(ctx)
+    } catch (error) {
+      if (!(error instanceof AskSignal)) throw error
+      out = error
+    }
     return out instanceof AskSignal ? new InputRequired(out.requests, round.handlerState) : out
   }
   const single = call.singleUse
