@@ -447,7 +447,7 @@ async function main(): Promise<number> {
         measurements.push(...group)
 
         const unit = c.kind === 'http' ? 'req/s' : 'ops/s'
-        const how = c.kind === 'http' ? 'autocannon' : 'closed-loop fetch scenario'
+        const how = c.kind === 'http' ? 'autocannon' : `closed-loop scenario: ${c.description}`
         console.log(
           `\n${c.name}  c=${connections}  ${duration} s x ${reps}${reps > 1 ? ' (median)' : ''}  [${how}]`,
         )
@@ -473,13 +473,29 @@ async function main(): Promise<number> {
           ),
         )
         for (const m of group) {
+          const { serverCpu, loadCpu } = m.median
+          if (
+            connections >= 16 &&
+            serverCpu !== undefined &&
+            loadCpu !== undefined &&
+            serverCpu < 90 &&
+            loadCpu < 90
+          ) {
+            console.log(
+              `  ${m.server}: neither the server (${pct(serverCpu)}) nor the load generator (${pct(loadCpu)}) ` +
+                'saturated its core: another process probably took CPU time; re-run before quoting this row',
+            )
+          }
           const first = m.reps.flatMap((s) => s.firstErrors ?? [])[0]
           if (first) console.log(`  ${m.server}: first error: ${first}`)
-          const codes = m.reps.flatMap((s) =>
-            Object.entries(s.statusCodes ?? {}).filter(([code]) => code !== '200'),
-          )
-          if (codes.length > 0)
-            console.log(`  ${m.server}: status codes ${JSON.stringify(Object.fromEntries(codes))}`)
+          const codes: Record<string, number> = {}
+          for (const s of m.reps) {
+            for (const [code, n] of Object.entries(s.statusCodes ?? {})) {
+              if (code !== '200') codes[code] = (codes[code] ?? 0) + n
+            }
+          }
+          if (Object.keys(codes).length > 0)
+            console.log(`  ${m.server}: status codes ${JSON.stringify(codes)}`)
         }
       }
     }

@@ -109,8 +109,9 @@ function selectRevisions(): string[] {
   let revs: string[]
   if (raw === undefined) {
     revs = readJson<string[]>(join(HERE, 'revisions.json'))
-    if (!Array.isArray(revs) || revs.length === 0)
+    if (!Array.isArray(revs) || revs.length === 0) {
       die('test/conformance/revisions.json must be a non-empty array')
+    }
   } else if (raw === 'all') {
     revs = KNOWN_REVISIONS
   } else {
@@ -218,8 +219,9 @@ function ensureNode22(): string {
       stdio: 'inherit',
     },
   )
-  if (r.status !== 0 || !works())
+  if (r.status !== 0 || !works()) {
     die(`installing ${NODE22_PKG} failed (npm exit ${r.status}); ${rel(NODE22_BIN)} is not usable`)
+  }
   return NODE22_BIN
 }
 
@@ -461,8 +463,9 @@ function analyse(rev: string, outDir: string, baselinePath: string, suite: Suite
     }
   }
   for (const s of [...baseline.scenarios, ...baseline.checks.keys()]) {
-    if (!known.has(s))
+    if (!known.has(s)) {
       problems.push(`${rel(baselinePath)} lists '${s}', which is not a ${rev} server scenario`)
+    }
   }
 
   const scored = req.scored.map((s) => results.get(s)).filter((r): r is ScenarioResult => !!r)
@@ -581,8 +584,9 @@ async function main(): Promise<number> {
       let port: number
       if (process.env.PORT) {
         port = Number(process.env.PORT)
-        if (!Number.isInteger(port) || port <= 0 || port > 65535)
+        if (!Number.isInteger(port) || port <= 0 || port > 65535) {
           die(`PORT=${process.env.PORT} is not a port`)
+        }
         if (!(await portIsFree(port))) die(`PORT=${port} is already in use on 127.0.0.1`)
       } else {
         port = await freePort()
@@ -624,7 +628,9 @@ async function main(): Promise<number> {
       ]
       if (why.length > 0) {
         failed = true
-        summary.push(`${rev}: FAIL`)
+        summary.push(
+          `${rev}: FAIL (${why.length > 3 ? `${why.slice(0, 3).join('; ')}; ...` : why.join('; ')})`,
+        )
         for (const w of verdict.problems) console.log(`  FAIL ${w}`)
       } else {
         summary.push(`${rev}: pass`)

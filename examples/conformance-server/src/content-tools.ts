@@ -63,6 +63,11 @@ export function registerContentTools(app: McpServer): void {
   }
   app.tool('test_tool_with_logging', { description: 'Sends three log messages.' }, logging)
   app.tool('test_logging_tool', { description: 'Logs only when the request opted in.' }, logging)
+  app.tool('test_reconnection', { description: 'Closes its stream mid-call; the result arrives on resume.' }, async (_a, ctx) => {
+    ctx.closeStream()
+    await sleep(200)
+    return 'Reconnection test completed.'
+  })
   app.tool(
     'test_x_mcp_header',
     {

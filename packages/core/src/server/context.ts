@@ -171,6 +171,15 @@ export class RequestContext {
     return this.ask(options?.key ?? this.round.nextKey(), listRoots()) as Promise<RootsAnswer>
   }
 
+  /**
+   * Handshake era: ends the HTTP response now while the work goes on; the client reconnects
+   * with `Last-Event-ID` and receives the rest. Does nothing on 2026-07-28, where closing a
+   * stream would cancel the request.
+   */
+  closeStream(): void {
+    if (this.era === 'legacy') this.exchange.closeStream?.()
+  }
+
   /** @internal called once the response is on its way: nothing more may be sent for it. */
   finish(): void {
     this.finished = true

@@ -7,9 +7,12 @@
 import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/envelope.ts'
-import { MetaKey, MODERN_VERSIONS } from '../protocol/modern/vocabulary.ts'
+import { LEGACY_VERSIONS, MetaKey, MODERN_VERSIONS } from '../protocol/modern/vocabulary.ts'
 import { createSingleUseGuard, memoryReplayStore, type ReplayStore, type SingleUseGuard } from '../security/replay/index.ts'
 import type { Exchange } from './exchange.ts'
+import { type EventStore, memoryEventStore } from './legacy/event-store.ts'
+import { OutboundRequests } from './legacy/outbound.ts'
+import { memorySessionStore, type SessionStore } from './legacy/session-store.ts'
 import { createStderrLogger, type Logger } from './logger.ts'
 import { type RequestStateOptions, type StateMetrics, StateService } from './mrtr/state-service.ts'
 import { createMemoryBus, type NotificationBus } from './notification-bus.ts'
@@ -58,8 +61,21 @@ export interface ServerOptions {
   logger?: Logger
   /** Carries change notifications to listen streams; default: in this process only. */
   bus?: NotificationBus
-  /** @internal enabled by the handshake-era adapter. */
-  legacyVersions?: readonly string[]
+  /**
+   * The 2025-11-25 handshake era on the same endpoint (on by default): sessions, the GET stream,
+   * resumable SSE, and real server-to-client requests for handlers that ask. `false` serves
+   * 2026-07-28 only (GET and DELETE then answer 405).
+   */
+  handshake?: false | HandshakeOptions
+}
+
+export interface HandshakeOptions {
+  /** Where sessions live (default: in memory; Redis for several instances). */
+  sessions?: SessionStore
+  /** Where resumable stream events live (default: in memory; Redis for several instances). */
+  events?: EventStore
+  /** How long a server-to-client request waits (default 5 minutes). */
+  requestTimeoutMs?: number
 }
 
 export class McpServer {
@@ -105,7 +121,8 @@ export class McpServer {
       bus: options.bus ?? createMemoryBus(),
       logger,
       logging: options.logging === true,
-      versions: { modern: MODERN_VERSIONS, legacy: options.legacyVersions ?? [] },
+      versions: { modern: MODERN_VERSIONS, legacy: options.handshake === false ? [] : LEGACY_VERSIONS },
+      handshake: handshakeRuntime(options.handshake),
       capabilities: () => capabilitiesOf(this.core),
       hasCompletions: () => hasCompletions(prompts, resources),
     }
@@ -183,6 +200,8 @@ export class McpServer {
   async close(): Promise<void> {
     this.core.bus.publish({ type: 'shutdown' })
     await this.guardStore?.close()
+    await this.core.handshake?.sessions.close()
+    await this.core.handshake?.events.close()
   }
 
   private changed(type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed', always: boolean): void {
@@ -205,6 +224,17 @@ export class McpServer {
 
 export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options)
+}
+
+function handshakeRuntime(options: false | HandshakeOptions | undefined): ServerCore['handshake'] {
+  if (options === false) return undefined
+  return {
+    sessions: options?.sessions ?? memorySessionStore(),
+    events: options?.events ?? memoryEventStore(),
+    outbound: new OutboundRequests(),
+    requestTimeoutMs: options?.requestTimeoutMs ?? 5 * 60_000,
+    inflight: new Map(),
+  }
 }
 
 function capabilitiesOf(core: ServerCore): ServerCapabilities {

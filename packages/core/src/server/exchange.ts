@@ -17,6 +17,16 @@ export interface Exchange {
   notify(method: string, params: JsonObject): void
   /** Aborts when the client disconnects or cancels; created on first use. */
   readonly signal: AbortSignal
+  /**
+   * Handshake era only: closes the response connection while the request keeps running; the
+   * client resumes with `Last-Event-ID` (SSE polling). Absent where it means nothing.
+   */
+  closeStream?(): void
+}
+
+/** The exchange of a handshake-era request, which may also send requests to the client. */
+export interface LegacyExchange extends Exchange {
+  sendRequest(method: string, params: JsonObject | undefined): Promise<JsonObject>
 }
 
 /** An exchange for in-process calls and tests: no headers, no auth, notifications collected. */

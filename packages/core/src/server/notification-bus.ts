@@ -11,6 +11,7 @@ export type ServerEvent =
   | { type: 'resources/list_changed' }
   | { type: 'resources/updated'; uri: string }
   | { type: 'shutdown' }
+  | { type: 'session-ended'; sessionId: string }
 
 export type ServerEventListener = (event: ServerEvent) => void
 

@@ -7,6 +7,9 @@ import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/envelope.ts'
 import type { SingleUseGuard } from '../security/replay/index.ts'
+import type { EventStore } from './legacy/event-store.ts'
+import type { OutboundRequests } from './legacy/outbound.ts'
+import type { SessionStore } from './legacy/session-store.ts'
 import type { Logger } from './logger.ts'
 import type { StateService } from './mrtr/state-service.ts'
 import type { NotificationBus } from './notification-bus.ts'
@@ -33,6 +36,8 @@ export interface ServerCore {
   readonly logging: boolean
   /** Versions accepted per request (modern) and, when the handshake era is on, via initialize. */
   readonly versions: { modern: readonly string[]; legacy: readonly string[] }
+  /** The 2025-11-25 handshake era on the same endpoint; undefined when turned off. */
+  readonly handshake: HandshakeRuntime | undefined
   capabilities(): ServerCapabilities
   hasCompletions(): boolean
 }
@@ -56,4 +61,14 @@ export function assertCacheHint(hint: CacheHint | undefined): void {
   if (hint.cacheScope !== 'public' && hint.cacheScope !== 'private') {
     throw new TypeError('cacheScope must be "public" or "private".')
   }
+}
+
+export interface HandshakeRuntime {
+  readonly sessions: SessionStore
+  readonly events: EventStore
+  readonly outbound: OutboundRequests
+  /** How long a server-to-client request waits for its answer. */
+  readonly requestTimeoutMs: number
+  /** Requests running in this process, by session and request id, for notifications/cancelled. */
+  readonly inflight: Map<string, AbortController>
 }

@@ -4,13 +4,11 @@
  * negotiation, authentication, parse, era classification, dispatch, reply. Checks run in the
  * order of the spec digest §8.5, and every refusal is one short sentence with its own status.
  */
-import { wireMappings } from '../../errors.ts'
 import { ErrorCode } from '../../protocol/jsonrpc/error-codes.ts'
-import type { JsonRpcErrorObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { InboundMessage, JsonRpcErrorObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
-import { hasModernClaim } from '../../protocol/modern/envelope.ts'
+import { classify } from '../../protocol/eras/classify.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
-import { isModernVersion } from '../../protocol/modern/vocabulary.ts'
 import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { McpServer } from '../../server/create-server.ts'
@@ -18,6 +16,7 @@ import type { Reply } from '../../server/pipeline/reply.ts'
 import { HttpExchange } from './http-exchange.ts'
 import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
 import type { ReplyWriter } from './reply-writer.ts'
+import { legacyDelete, legacyGet, legacyInitialize, legacyMessage } from './legacy-http.ts'
 import { openListenStream } from './listen-stream.ts'
 
 export interface HttpInput {
@@ -27,47 +26,58 @@ export interface HttpInput {
   body(): Promise<string | undefined>
 }
 
-/** Checks that need no body; returns false when it already answered. */
-export function precheck(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
-  const headers = input.headers
-  if (options.policy) {
-    const verdict = checkHostAndOrigin(options.policy, headers.get('host'), headers.get('origin'))
-    if (verdict !== 'ok') {
-      writeError(writer, 403, undefined, ErrorCode.InvalidRequest, `Forbidden: ${verdict === 'bad-host' ? 'Host' : 'Origin'} is not allowed.`)
-      return false
-    }
-  }
-  if (input.method !== 'POST') {
-    writeError(writer, 405, undefined, ErrorCode.InvalidRequest, 'Method not allowed: this endpoint accepts POST only.', {
-      allow: 'POST',
-    })
-    return false
-  }
-  if (!acceptsBoth(headers.get('accept'))) {
+/** Host/Origin first: a rebinding attack must learn nothing, not even which methods exist. */
+function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
+  if (!options.policy) return true
+  const verdict = checkHostAndOrigin(options.policy, input.headers.get('host'), input.headers.get('origin'))
+  if (verdict === 'ok') return true
+  const which = verdict === 'bad-host' ? 'Host' : 'Origin'
+  writeError(writer, 403, undefined, ErrorCode.InvalidRequest, `Forbidden: ${which} is not allowed.`)
+  return false
+}
+
+function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {
+  if (!acceptsBoth(input.headers.get('accept'))) {
     writeError(writer, 406, undefined, ErrorCode.InvalidRequest, 'Not acceptable: Accept must list application/json and text/event-stream.')
     return false
   }
-  if (!isJsonContentType(headers.get('content-type'))) {
+  if (!isJsonContentType(input.headers.get('content-type'))) {
     writeError(writer, 415, undefined, ErrorCode.InvalidRequest, 'Unsupported media type: Content-Type must be application/json.')
     return false
   }
   return true
 }
 
+async function authenticate(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): Promise<AuthInfo | undefined | false> {
+  if (!options.authenticate) return undefined
+  try {
+    return await options.authenticate(input.headers)
+  } catch (error) {
+    writeAuthError(writer, error)
+    return false
+  }
+}
+
+/** Answers one HTTP request on the MCP endpoint, whichever era it belongs to. */
 export async function handlePost(
   server: McpServer,
   options: ResolvedHttpOptions,
   input: HttpInput,
   writer: ReplyWriter,
 ): Promise<void> {
-  if (!precheck(options, input, writer)) return
-  let auth: AuthInfo | undefined
-  if (options.authenticate) {
-    try {
-      auth = await options.authenticate(input.headers)
-    } catch (error) {
-      return writeAuthError(writer, error)
-    }
+  if (!checkHost(options, input, writer)) return
+  const runtime = server.core.handshake
+  const isStreamMethod = input.method === 'GET' || input.method === 'DELETE'
+  if (input.method !== 'POST' && !(isStreamMethod && runtime)) {
+    const allow = runtime ? 'GET, POST, DELETE' : 'POST'
+    return writeError(writer, 405, undefined, ErrorCode.InvalidRequest, `Method not allowed: use ${allow}.`, { allow })
+  }
+  if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
+  const auth = await authenticate(options, input, writer)
+  if (auth === false) return
+  if (isStreamMethod && runtime) {
+    const c = { server, runtime, options, input, writer, auth }
+    return input.method === 'GET' ? legacyGet(c) : legacyDelete(c)
   }
   const text = await input.body()
   if (text === undefined) {
@@ -76,15 +86,30 @@ export async function handlePost(
   const parsed = parseMessage(text)
   if (!parsed.ok) return writeError(writer, 400, parsed.id, parsed.error.code, parsed.error.message)
   const inbound = parsed.value
-  if (inbound.kind === 'notification') return writer.empty(202)
-  if (inbound.kind === 'response') {
-    return writeError(writer, 400, undefined, ErrorCode.InvalidRequest, 'Invalid request: a 2026-07-28 server sends no requests to answer.')
+  const route = classify({
+    httpMethod: 'POST',
+    message: inbound,
+    versionHeader: input.headers.get('mcp-protocol-version'),
+    sessionId: input.headers.get('mcp-session-id'),
+    legacyEnabled: runtime !== undefined,
+  })
+  if (route.era === 'modern') {
+    if (inbound.kind === 'notification') return writer.empty(202)
+    if (inbound.kind !== 'request') return refuse(server, inbound, input.headers, writer)
+    if (route.action === 'missing-meta') {
+      return writeError(writer, 400, inbound.message.id, ErrorCode.InvalidParams, 'Invalid params: _meta is required.')
+    }
+    const exchange = new HttpExchange(input.headers, auth, writer)
+    const reply = await server.handleModern(inbound.message, exchange)
+    return deliver(reply, exchange, writer, options)
   }
-  const request = inbound.message
-  if (!hasModernClaim(request.params)) return refuseUnclaimed(server, request, input.headers, writer)
-  const exchange = new HttpExchange(input.headers, auth, writer)
-  const reply = await server.handleModern(request, exchange)
-  deliver(reply, exchange, writer, options)
+  if (route.era === 'legacy' && runtime) {
+    const c = { server, runtime, options, input, writer, auth }
+    if (route.action === 'initialize') return legacyInitialize(c, inbound.message as JsonRpcRequest)
+    if (route.action === 'sessionless') return writer.empty(202)
+    return legacyMessage(c, inbound)
+  }
+  return refuse(server, inbound, input.headers, writer)
 }
 
 function deliver(reply: Reply, exchange: HttpExchange, writer: ReplyWriter, options: ResolvedHttpOptions): void {
@@ -93,18 +118,23 @@ function deliver(reply: Reply, exchange: HttpExchange, writer: ReplyWriter, opti
   openListenStream(reply, writer, options.keepAliveMs)
 }
 
-/** A request without the modern `_meta` claim on a server that does not speak the handshake era. */
-function refuseUnclaimed(server: McpServer, request: JsonRpcRequest, headers: HeaderView, writer: ReplyWriter): void {
+/** What neither era can serve: a response to nobody, a legacy request without a session, an unsupported version. */
+function refuse(server: McpServer, inbound: InboundMessage, headers: HeaderView, writer: ReplyWriter): void {
+  if (inbound.kind === 'response') {
+    return writeError(writer, 400, undefined, ErrorCode.InvalidRequest, 'Invalid request: there is no request to answer here.')
+  }
+  if (inbound.kind === 'notification') return writer.empty(202)
+  const request = inbound.message
+  if (server.core.handshake && request.method !== 'initialize') {
+    return writeError(writer, 400, request.id, ErrorCode.InvalidRequest, 'Bad request: Mcp-Session-Id header is required.')
+  }
   const versionHeader = headers.get('mcp-protocol-version')
   const supported = [...server.core.versions.modern, ...server.core.versions.legacy]
-  if (request.method === 'initialize' || (versionHeader !== undefined && !isModernVersion(versionHeader))) {
-    const requested = request.method === 'initialize' ? String(request.params?.protocolVersion ?? '') : versionHeader
-    return writeError(writer, 400, request.id, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version: this server speaks 2026-07-28 only.', undefined, {
-      supported,
-      requested: requested ?? '',
-    })
-  }
-  writeError(writer, 400, request.id, ErrorCode.InvalidParams, 'Invalid params: _meta is required.')
+  const requested = request.method === 'initialize' ? String(request.params?.protocolVersion ?? '') : (versionHeader ?? '')
+  writeError(writer, 400, request.id, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version: this server speaks 2026-07-28 only.', undefined, {
+    supported,
+    requested,
+  })
 }
 
 function writeAuthError(writer: ReplyWriter, error: unknown): void {
@@ -144,4 +174,3 @@ function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json'
 }
 
-export { wireMappings }

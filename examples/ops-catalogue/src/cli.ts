@@ -1,0 +1,122 @@
+/**
+ * @module cli
+ * Turns argv and the environment into one resolved configuration, or a usage error. Nothing here
+ * touches the disk or the network, so every mode is decided before anything starts.
+ */
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+export type StoreChoice = { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string } | { kind: 'postgres'; url: string }
+
+export interface AppConfig {
+  mode: 'http' | 'stdio'
+  /** 1 serves in this process; more forks that many workers sharing the port and the stores. */
+  workers: number
+  host: string
+  port: number
+  path: string
+  dataDir: string
+  cataloguePath: string
+  keysPath: string
+  store: StoreChoice
+  logLevel: string
+}
+
+export type CliResult = { kind: 'run'; config: AppConfig } | { kind: 'help'; text: string } | { kind: 'error'; message: string }
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
+export const SHIPPED_CATALOGUE = resolve(PACKAGE_DIR, 'data/ops.json')
+export const DEFAULT_DATA_DIR = resolve(PACKAGE_DIR, '.data')
+
+export const USAGE = `Usage: npm start -- [options]
+
+Serves the ops catalogue MCP server (HTTP on 127.0.0.1:3000/mcp by default).
+
+Options:
+  --stdio            serve on stdin/stdout instead of HTTP (use "npm start --silent -- --stdio":
+                     npm prints its banner on stdout otherwise)
+  --workers N        HTTP with N worker processes sharing the port, the store and the state keys
+  --port N           HTTP port (default: $PORT, else 3000; 0 picks a free port)
+  --host HOST        HTTP bind address (default: $HOST, else 127.0.0.1)
+  --data DIR         data folder: SQLite database and state keys (default: $TESSERA_DATA_DIR,
+                     else examples/ops-catalogue/.data)
+  --catalogue FILE   catalogue to load (default: the shipped data/ops.json)
+  --keys FILE        requestState key file (default: DIR/state-keys.json, created on first start)
+  --redis URL        keep single-use records and the deployment log in Redis (several hosts)
+  --postgres URL     keep single-use records and the deployment log in PostgreSQL (several hosts)
+  -h, --help         show this text
+
+Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
+
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliResult {
+  let values: ReturnType<typeof parse>['values']
+  try {
+    values = parse(argv).values
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message }
+  }
+  if (values.help) return { kind: 'help', text: USAGE }
+
+  const workers = values.workers === undefined ? 1 : integer(values.workers, 1, 64)
+  if (workers === undefined) return { kind: 'error', message: '--workers must be an integer from 1 to 64.' }
+  const port = integer(values.port ?? env.PORT ?? '3000', 0, 65_535)
+  if (port === undefined) return { kind: 'error', message: 'the port (--port or PORT) must be an integer from 0 to 65535.' }
+  if (values.stdio && values.workers !== undefined) return { kind: 'error', message: '--stdio and --workers cannot be combined.' }
+  if (values.redis !== undefined && values.postgres !== undefined) {
+    return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
+  }
+
+  const dataDir = resolve(values.data ?? nonEmpty(env.TESSERA_DATA_DIR) ?? DEFAULT_DATA_DIR)
+  const store: StoreChoice =
+    values.redis !== undefined
+      ? { kind: 'redis', url: values.redis }
+      : values.postgres !== undefined
+        ? { kind: 'postgres', url: values.postgres }
+        : { kind: 'sqlite', path: resolve(dataDir, 'ops.sqlite') }
+  return {
+    kind: 'run',
+    config: {
+      mode: values.stdio ? 'stdio' : 'http',
+      workers,
+      host: values.host ?? nonEmpty(env.HOST) ?? '127.0.0.1',
+      port,
+      path: '/mcp',
+      dataDir,
+      cataloguePath: resolve(values.catalogue ?? SHIPPED_CATALOGUE),
+      keysPath: resolve(values.keys ?? resolve(dataDir, 'state-keys.json')),
+      store,
+      logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    },
+  }
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      stdio: { type: 'boolean' },
+      workers: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      catalogue: { type: 'string' },
+      keys: { type: 'string' },
+      redis: { type: 'string' },
+      postgres: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+}
+
+function integer(text: string, min: number, max: number): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined
+  const n = Number(text)
+  return n >= min && n <= max ? n : undefined
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

@@ -1,0 +1,110 @@
+/**
+ * @module sqlite-deployment-log
+ * The deployment log in a SQLite file, shared by the workers of one host. Writes run in
+ * `BEGIN IMMEDIATE` transactions, so the head check and the insert hold the write lock together
+ * across processes; WAL keeps reads from waiting on writes.
+ */
+import { randomUUID } from 'node:crypto'
+import Database from 'better-sqlite3'
+import {
+  type AppendResult,
+  type Deployment,
+  type DeploymentKind,
+  type DeploymentLog,
+  type NewDeployment,
+  type SeedEntry,
+  seedId,
+  stamp,
+} from './deployment-log.ts'
+
+export interface SqliteDeploymentLogOptions {
+  path: string
+  /** Table name (letters, digits, underscore). Default `ops_deployments`. */
+  table?: string
+  /** How long a write waits for another process's lock; it blocks the event loop, keep it short. */
+  busyTimeoutMs?: number
+}
+
+interface Row {
+  id: string
+  seq: number
+  service: string
+  kind: DeploymentKind
+  version: string
+  at: string
+  by: string
+  previous_version: string | null
+  note: string | null
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+
+export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): DeploymentLog {
+  const table = options.table ?? 'ops_deployments'
+  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const db = new Database(options.path)
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`)
+  db.pragma('journal_mode = WAL')
+  db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (
+    service TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('deploy', 'rollback')),
+    version TEXT NOT NULL,
+    at TEXT NOT NULL,
+    by TEXT NOT NULL,
+    previous_version TEXT,
+    note TEXT,
+    PRIMARY KEY (service, seq)
+  ) WITHOUT ROWID`)
+  const sql = {
+    history: db.prepare(`SELECT * FROM "${table}" WHERE service = ? ORDER BY seq`),
+    head: db.prepare(`SELECT * FROM "${table}" WHERE service = ? ORDER BY seq DESC LIMIT 1`),
+    insert: db.prepare(
+      `INSERT INTO "${table}" (service, seq, id, kind, version, at, by, previous_version, note)
+       VALUES (@service, @seq, @id, @kind, @version, @at, @by, @previousVersion, @note)`,
+    ),
+  }
+  const insert = (d: Deployment) =>
+    sql.insert.run({ ...d, previousVersion: d.previousVersion ?? null, note: d.note ?? null })
+
+  const seedTx = db.transaction((service: string, entries: readonly SeedEntry[]) => {
+    if (sql.head.get(service) !== undefined) return false
+    entries.forEach((e, i) => {
+      insert({ id: seedId(service, i), seq: i + 1, service, ...e })
+    })
+    return true
+  })
+
+  const appendTx = db.transaction((entry: NewDeployment, expected: string | undefined): AppendResult => {
+    const head = sql.head.get(entry.service) as Row | undefined
+    if (head?.id !== expected) return { ok: false, head: head && toDeployment(head) }
+    const deployment = stamp(entry, randomUUID(), (head?.seq ?? 0) + 1, new Date())
+    insert(deployment)
+    return { ok: true, deployment }
+  })
+
+  return {
+    seed: async (service, entries) => seedTx.immediate(service, entries),
+    history: async (service) => (sql.history.all(service) as Row[]).map(toDeployment),
+    append: async (entry, expected) => appendTx.immediate(entry, expected),
+    async close() {
+      if (db.open) db.close()
+    },
+  }
+}
+
+function toDeployment(row: Row): Deployment {
+  const d: Deployment = {
+    id: row.id,
+    seq: row.seq,
+    service: row.service,
+    kind: row.kind,
+    version: row.version,
+    at: row.at,
+    by: row.by,
+  }
+  if (row.previous_version !== null) d.previousVersion = row.previous_version
+  if (row.note !== null) d.note = row.note
+  return d
+}

@@ -1,0 +1,18 @@
+/**
+ * @module logger
+ * pino on stderr, always: stdout belongs to the stdio transport. Pretty when a person is watching
+ * (stderr is a terminal), JSON lines when a machine is (pipes, files, log shippers).
+ */
+import pino from 'pino'
+import pretty from 'pino-pretty'
+
+export type AppLogger = pino.Logger
+
+export function createLogger(level: string, bindings?: Record<string, unknown>): AppLogger {
+  const options: pino.LoggerOptions = { level, base: { pid: process.pid, ...bindings } }
+  if (process.stderr.isTTY) {
+    // A synchronous stream, not a transport thread: a fatal start-up error must reach the screen before exit.
+    return pino(options, pretty({ destination: 2, colorize: true, sync: true, ignore: 'hostname', translateTime: 'SYS:HH:MM:ss.l' }))
+  }
+  return pino(options, pino.destination({ dest: 2, sync: true }))
+}

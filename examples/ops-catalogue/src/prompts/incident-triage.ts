@@ -1,0 +1,68 @@
+/**
+ * @module incident-triage
+ * `incident_triage`: a prompt that puts a service's status, recent changes and runbooks in front
+ * of the model, and tells it to propose a rollback rather than perform one: the rollback tool
+ * asks a human anyway, and a triage should end with a recommendation, not an action.
+ */
+import { type McpServer, TesseraError } from '@tessera/core'
+import { z } from 'zod'
+import type { Deployment } from '../deployments/deployment-log.ts'
+import { runbooksMarkdown } from '../resources/runbooks-resource.ts'
+import { type OpsDeps, runbooksUri } from '../server/ops-deps.ts'
+
+const RECENT = 5
+
+export function registerIncidentTriage(app: McpServer, { catalogue, log }: OpsDeps): void {
+  app.prompt(
+    'incident_triage',
+    {
+      title: 'Incident triage',
+      description: 'Start an incident triage for one service: status, recent deployments and its runbooks.',
+      args: z.object({ service: z.string().describe('Service id, e.g. "checkout".') }),
+      complete: { service: (value) => catalogue.complete(value) },
+    },
+    async ({ service }) => {
+      const entry = service === undefined ? undefined : catalogue.get(service)
+      if (entry === undefined) {
+        throw new TesseraError('TESSERA_INVALID_PARAMS', `Invalid params: unknown service '${String(service).slice(0, 64)}'.`)
+      }
+      const history = await log.history(entry.id)
+      const recent = history.slice(-RECENT).reverse()
+      const current = history.at(-1)
+      const text = [
+        `You are helping the on-call engineer triage an incident on ${entry.name} (${entry.id}).`,
+        `Tier ${entry.tier}, owned by ${entry.owner.team}; escalate in ${entry.owner.contact}.`,
+        `Last health check: ${entry.health.status} at ${entry.health.checkedAt}${entry.health.note ? ` (${entry.health.note})` : ''}.`,
+        `Running version: ${current?.version ?? 'unknown'}.`,
+        '',
+        `Most recent changes, newest first:`,
+        ...recent.map(describe),
+        '',
+        'Work through it in this order:',
+        `1. Confirm the symptoms with the service_status tool and the service's dashboards.`,
+        '2. Check whether the incident started shortly after one of the changes above.',
+        '3. Follow the matching runbook (attached below).',
+        '4. If a recent deployment is the likely cause, recommend a rollback and name the version; the rollback tool will ask the engineer to confirm before anything happens.',
+        'Finish with a short summary: impact, likely cause, next action and who owns it.',
+      ].join('\n')
+      return {
+        description: `Incident triage for ${entry.name}`,
+        messages: [
+          { role: 'user', content: { type: 'text', text } },
+          {
+            role: 'user',
+            content: {
+              type: 'resource',
+              resource: { uri: runbooksUri(entry.id), mimeType: 'text/markdown', text: runbooksMarkdown(entry) },
+            },
+          },
+        ],
+      }
+    },
+  )
+}
+
+function describe(d: Deployment): string {
+  const what = d.kind === 'rollback' ? `rolled back to ${d.version} from ${d.previousVersion ?? '?'}` : `deployed ${d.version}`
+  return `- ${d.at}: ${what} by ${d.by}${d.note ? ` (${d.note})` : ''}`
+}

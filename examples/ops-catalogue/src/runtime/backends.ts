@@ -1,0 +1,59 @@
+/**
+ * @module backends
+ * Opens the two stores a server needs, always from the same backend: the single-use records and
+ * the deployment log live together, so "what was answered" and "what was done" are as shared as
+ * each other (one host for SQLite, every host for Redis or PostgreSQL).
+ */
+import { mkdirSync } from 'node:fs'
+import type { ReplayStore } from '@tessera/core'
+import { postgresReplayStore } from '@tessera/store-postgres'
+import { redisReplayStore } from '@tessera/store-redis'
+import { sqliteReplayStore } from '@tessera/store-sqlite'
+import type { StoreChoice } from '../cli.ts'
+import type { DeploymentLog } from '../deployments/deployment-log.ts'
+import { postgresDeploymentLog } from '../deployments/postgres-deployment-log.ts'
+import { redisDeploymentLog } from '../deployments/redis-deployment-log.ts'
+import { sqliteDeploymentLog } from '../deployments/sqlite-deployment-log.ts'
+import { dirname } from 'node:path'
+
+export interface Backends {
+  log: DeploymentLog
+  replayStore: ReplayStore
+  /** Where they live, for the start-up log line (no credentials). */
+  describe: string
+}
+
+export function openBackends(store: StoreChoice): Backends {
+  switch (store.kind) {
+    case 'sqlite':
+      mkdirSync(dirname(store.path), { recursive: true, mode: 0o700 })
+      return {
+        log: sqliteDeploymentLog({ path: store.path }),
+        replayStore: sqliteReplayStore({ path: store.path, table: 'ops_single_use' }),
+        describe: `sqlite ${store.path}`,
+      }
+    case 'redis':
+      return {
+        log: redisDeploymentLog({ url: store.url, keyPrefix: 'ops-catalogue:' }),
+        replayStore: redisReplayStore({ url: store.url, keyPrefix: 'ops-catalogue:single-use:' }),
+        describe: `redis ${redact(store.url)}`,
+      }
+    case 'postgres':
+      return {
+        log: postgresDeploymentLog({ connectionString: store.url, table: 'ops_deployments' }),
+        replayStore: postgresReplayStore({ connectionString: store.url, table: 'ops_single_use' }),
+        describe: `postgres ${redact(store.url)}`,
+      }
+  }
+}
+
+/** Drops a password from a URL before it reaches a log line. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password !== '') u.password = '***'
+    return u.toString()
+  } catch {
+    return '(unparsable URL)'
+  }
+}

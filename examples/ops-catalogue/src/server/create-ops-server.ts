@@ -1,0 +1,57 @@
+/**
+ * @module create-ops-server
+ * Builds the ops catalogue MCP server from its parts. Transports, stores and keys are chosen by
+ * the caller (main, or a test), so the same server runs over HTTP, stdio, one worker or several.
+ */
+import { createServer, type Logger, type McpServer, type ReplayStore, type StateKey } from '@tessera/core'
+import type { Catalogue } from '../catalogue/catalogue.ts'
+import type { DeploymentLog } from '../deployments/deployment-log.ts'
+import { registerIncidentTriage } from '../prompts/incident-triage.ts'
+import { registerCatalogueResource } from '../resources/catalogue-resource.ts'
+import { registerRunbooksResource } from '../resources/runbooks-resource.ts'
+import { registerDeploymentHistory } from '../tools/deployment-history.ts'
+import { registerRollback } from '../tools/rollback.ts'
+import { registerServiceStatus } from '../tools/service-status.ts'
+import type { OpsDeps } from './ops-deps.ts'
+
+export const SERVER_NAME = 'ops-catalogue'
+export const SERVER_VERSION = '1.0.0'
+
+export interface OpsServerOptions {
+  catalogue: Catalogue
+  log: DeploymentLog
+  /** Single-use records of answered rollbacks; every worker and host must share it. */
+  replayStore: ReplayStore
+  /** requestState keys; every worker and host must share them. The first one seals. */
+  stateKeys: readonly StateKey[]
+  logger: Logger
+}
+
+const INSTRUCTIONS = [
+  'Operations catalogue: services with their owner, tier, health and deployment history, plus runbooks.',
+  'Read ops://catalogue for the list of services; ops://runbooks/{service} holds what to do when one misbehaves.',
+  'rollback changes production: call it without `version` so that a person is asked to confirm and choose the version.',
+].join(' ')
+
+export function createOpsServer(options: OpsServerOptions): McpServer {
+  const app = createServer({
+    name: SERVER_NAME,
+    version: SERVER_VERSION,
+    title: 'Ops catalogue',
+    description: 'Service status, deployment history, runbooks and a rollback that asks before it acts.',
+    instructions: INSTRUCTIONS,
+    // The tool list is the same for everyone and changes only with a release.
+    cache: { toolsList: { ttlMs: 60_000, cacheScope: 'public' } },
+    requestState: { keys: options.stateKeys },
+    replay: { store: options.replayStore },
+    logger: options.logger,
+  })
+  const deps: OpsDeps = { catalogue: options.catalogue, log: options.log, logger: options.logger }
+  registerServiceStatus(app, deps)
+  registerDeploymentHistory(app, deps)
+  registerRollback(app, deps)
+  registerCatalogueResource(app, deps)
+  registerRunbooksResource(app, deps)
+  registerIncidentTriage(app, deps)
+  return app
+}

@@ -1,0 +1,167 @@
+/**
+ * @module rollback
+ * `rollback`: returns a service to an earlier version, asking first when no version is named.
+ *
+ * The handler runs again from the top when the answer comes back, so everything above the ask
+ * only reads. The answer's action is read before its content: a decline or a cancel ends the
+ * call and says nothing was done, whatever came with it. The question is rebuilt from the state
+ * it was asked with (not from a history that may have moved since), so it matches the answer; the
+ * rollback is then appended only if the head the user decided on is still the head.
+ *
+ * `singleUse: true` puts every answered round under the framework's single-use guard: the nonce
+ * of the sealed state is claimed before this handler runs, so one answer rolls back once, however
+ * often and wherever it is re-sent. A call that names `version` carries no state and no nonce: it
+ * is an ordinary call, checked against the current history and nothing more.
+ */
+import type { CallToolResult, ElicitationAnswer, InputRequest, McpServer, RequestContext } from '@tessera/core'
+import { elicitForm } from '@tessera/core'
+import { z } from 'zod'
+import type { ServiceEntry } from '../catalogue/catalogue-schema.ts'
+import type { Deployment } from '../deployments/deployment-log.ts'
+import { earlierVersions, headOf } from '../deployments/release-history.ts'
+import type { OpsDeps } from '../server/ops-deps.ts'
+import { deploymentShape, serviceArgument, toolError, unknownService } from './tool-results.ts'
+
+/** The key of the one question this tool asks; the client answers under it. */
+export const VERSION_QUESTION = 'version'
+
+type ElicitationRequest = Extract<InputRequest, { method: 'elicitation/create' }>
+
+/** What the question was asked about, sealed into the requestState and handed back with the answer. */
+const askedState = z.object({ head: z.string(), current: z.string(), offered: z.array(z.string()).min(1) })
+type Asked = z.infer<typeof askedState>
+
+const output = z.object({
+  service: z.string(),
+  outcome: z.enum(['rolled_back', 'declined', 'cancelled']),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  deployment: deploymentShape.optional(),
+})
+
+export function registerRollback(app: McpServer, deps: OpsDeps): void {
+  app.tool(
+    'rollback',
+    {
+      title: 'Roll a service back',
+      description:
+        'Rolls a service back to an earlier version. Without `version` it asks which one, offering the earlier ' +
+        'versions, and acts only on an accepted answer, once.',
+      input: z.object({
+        service: serviceArgument,
+        version: z
+          .string()
+          .min(1)
+          .max(64)
+          .optional()
+          .describe('The earlier version to return to. Omit it to be asked, with the choices offered.'),
+      }),
+      output,
+      annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      singleUse: true,
+    },
+    async ({ service, version }, ctx) => {
+      const entry = deps.catalogue.get(service)
+      if (entry === undefined) return unknownService(deps.catalogue, service)
+      const history = await deps.log.history(service)
+      const head = headOf(history)
+      if (head === undefined) throw new Error(`the deployment log has no history for ${service}`)
+      if (version !== undefined) {
+        return rollBack(deps, entry, { to: version, allowed: earlierVersions(history), head, ctx, how: 'named in the call' })
+      }
+
+      const asked = previouslyAsked(ctx) ?? { head: head.id, current: head.version, offered: earlierVersions(history) }
+      if (asked.offered.length === 0) return toolError(`${service} has no earlier version to roll back to.`)
+      const question = versionQuestion(entry, asked)
+      const answer = ctx.answer(VERSION_QUESTION, question)
+      if (answer === undefined) return ctx.inputRequired({ [VERSION_QUESTION]: question }, { state: asked })
+      if (answer.action !== 'accept') return nothingDone(service, answer)
+
+      const chosen = answer.content[VERSION_QUESTION]
+      if (typeof chosen !== 'string') return toolError('The answer named no version; nothing was done.')
+      return rollBack(deps, entry, {
+        to: chosen,
+        allowed: asked.offered,
+        head: { id: asked.head, version: asked.current },
+        ctx,
+        how: 'accepted in an elicitation',
+      })
+    },
+  )
+}
+
+function previouslyAsked(ctx: RequestContext): Asked | undefined {
+  const parsed = askedState.safeParse(ctx.state)
+  return parsed.success ? parsed.data : undefined
+}
+
+function versionQuestion(entry: ServiceEntry, asked: Asked): ElicitationRequest {
+  return elicitForm({
+    message: `Roll ${entry.name} (${entry.id}) back from ${asked.current}? Choose the version to return to.`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        [VERSION_QUESTION]: {
+          type: 'string',
+          title: 'Version',
+          description: `An earlier release of ${entry.id}, newest first.`,
+          enum: asked.offered,
+        },
+      },
+      required: [VERSION_QUESTION],
+    },
+  }) as ElicitationRequest
+}
+
+function nothingDone(service: string, answer: Exclude<ElicitationAnswer, { action: 'accept' }>): CallToolResult {
+  const outcome = answer.action === 'decline' ? 'declined' : 'cancelled'
+  return {
+    content: [{ type: 'text', text: `Nothing was done: the rollback of ${service} was ${outcome}.` }],
+    structuredContent: { service, outcome },
+  }
+}
+
+interface RollbackPlan {
+  to: string
+  /** The versions this call may return to. */
+  allowed: readonly string[]
+  /** The head the decision was made against. */
+  head: Pick<Deployment, 'id' | 'version'>
+  ctx: RequestContext
+  how: string
+}
+
+async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan): Promise<CallToolResult> {
+  const { to, head } = plan
+  if (!plan.allowed.includes(to)) {
+    const choices = plan.allowed.length > 0 ? plan.allowed.join(', ') : 'none'
+    return toolError(
+      `${to} is not an earlier version of ${entry.id} (running ${head.version}; earlier versions: ${choices}). Nothing was done.`,
+    )
+  }
+  const appended = await deps.log.append(
+    { service: entry.id, kind: 'rollback', version: to, previousVersion: head.version, by: requester(plan.ctx), note: plan.how },
+    head.id,
+  )
+  if (!appended.ok) {
+    const now = appended.head ? `${appended.head.version} (${appended.head.kind} at ${appended.head.at})` : 'unknown'
+    return toolError(
+      `${entry.id} changed after this rollback was decided: it now runs ${now}. Nothing was done; call rollback again to decide afresh.`,
+    )
+  }
+  const d = appended.deployment
+  deps.logger.info(
+    { event: 'rollback', service: entry.id, from: head.version, to, deployment: d.id, how: plan.how },
+    'service rolled back',
+  )
+  return {
+    content: [{ type: 'text', text: `Rolled ${entry.id} back from ${head.version} to ${to} (deployment #${d.seq}, ${d.id}).` }],
+    structuredContent: { service: entry.id, outcome: 'rolled_back', from: head.version, to, deployment: d },
+  }
+}
+
+/** For the audit trail only: the client names itself, which proves nothing, so it is never checked. */
+function requester(ctx: RequestContext): string {
+  if (ctx.auth?.subject) return ctx.auth.subject
+  return `mcp:${ctx.clientInfo?.name ?? 'anonymous'}`
+}

@@ -1,0 +1,36 @@
+/**
+ * @module tool-results
+ * Result shapes shared by the tools. A refusal of the tool's own making (unknown service, a
+ * version that is not earlier) is an `isError` result the model can read and act on, not a
+ * protocol error, because the call itself was well-formed.
+ */
+import type { CallToolResult } from '@tessera/core'
+import { z } from 'zod'
+import type { Catalogue } from '../catalogue/catalogue.ts'
+
+export const serviceArgument = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('Service id, e.g. "checkout"; the list is in the ops://catalogue resource.')
+
+export const deploymentShape = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  service: z.string(),
+  kind: z.enum(['deploy', 'rollback']),
+  version: z.string(),
+  at: z.string(),
+  by: z.string(),
+  previousVersion: z.string().optional(),
+  note: z.string().optional(),
+})
+
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
+export function unknownService(catalogue: Catalogue, service: string): CallToolResult {
+  const shown = service.length > 64 ? `${service.slice(0, 64)}…` : service
+  return toolError(`Unknown service '${shown}'. Known services: ${catalogue.ids().join(', ')}.`)
+}

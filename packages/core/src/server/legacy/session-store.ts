@@ -1,0 +1,81 @@
+/**
+ * @module session-store
+ * Sessions of the 2025-11-25 handshake era, behind a port so several instances can share them
+ * (Redis in `@tessera/store-redis`). The in-memory default is bounded in count and expires idle
+ * sessions, so a flood of `initialize` requests cannot grow it without limit.
+ */
+import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
+import type { Implementation } from '../../protocol/modern/envelope.ts'
+import type { LoggingLevel } from '../../protocol/modern/vocabulary.ts'
+
+export interface LegacySession {
+  id: string
+  protocolVersion: string
+  clientCapabilities: ClientCapabilities
+  clientInfo?: Implementation
+  /** Set by `logging/setLevel`; no log messages before it. */
+  logLevel?: LoggingLevel
+  /** URIs from `resources/subscribe`. */
+  subscriptions: string[]
+  /** Digest of the authenticated principal that opened the session; checked on every request. */
+  principal: string
+  initialized: boolean
+  createdAt: number
+}
+
+export interface SessionStore {
+  /** Stores a new session; false when the store is full. */
+  create(session: LegacySession): Promise<boolean>
+  /** The live session, refreshing its idle expiry; undefined when unknown, ended or expired. */
+  get(id: string): Promise<LegacySession | undefined>
+  update(session: LegacySession): Promise<void>
+  delete(id: string): Promise<boolean>
+  close(): Promise<void>
+}
+
+export interface MemorySessionStoreOptions {
+  /** Sessions kept at most (default 10 000). */
+  maxSessions?: number
+  /** A session unused this long ends (default 30 minutes). */
+  idleMs?: number
+  now?: () => number
+}
+
+export function memorySessionStore(options?: MemorySessionStoreOptions): SessionStore {
+  const max = options?.maxSessions ?? 10_000
+  const idleMs = options?.idleMs ?? 30 * 60_000
+  const now = options?.now ?? Date.now
+  const sessions = new Map<string, { session: LegacySession; seen: number }>()
+  const sweep = () => {
+    const limit = now() - idleMs
+    for (const [id, entry] of sessions) if (entry.seen < limit) sessions.delete(id)
+  }
+  return {
+    async create(session) {
+      if (sessions.size >= max) sweep()
+      if (sessions.size >= max) return false
+      sessions.set(session.id, { session: structuredClone(session), seen: now() })
+      return true
+    },
+    async get(id) {
+      const entry = sessions.get(id)
+      if (!entry) return undefined
+      if (entry.seen < now() - idleMs) {
+        sessions.delete(id)
+        return undefined
+      }
+      entry.seen = now()
+      return structuredClone(entry.session)
+    },
+    async update(session) {
+      const entry = sessions.get(session.id)
+      if (entry) entry.session = structuredClone(session)
+    },
+    async delete(id) {
+      return sessions.delete(id)
+    },
+    async close() {
+      sessions.clear()
+    },
+  }
+}
