@@ -39,3 +39,17 @@ export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-serv
 export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
 export { ToolError } from './server/tool-error.ts'
 export type * from './server/types.ts'
+export type { HandshakeOptions } from './server/create-server.ts'
+export {
+  type EventStore,
+  type MemoryEventStoreOptions,
+  memoryEventStore,
+  type StoredEvent,
+  streamOf,
+} from './server/legacy/event-store.ts'
+export {
+  type LegacySession,
+  type MemorySessionStoreOptions,
+  memorySessionStore,
+  type SessionStore,
+} from './server/legacy/session-store.ts'

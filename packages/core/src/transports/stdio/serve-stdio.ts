@@ -11,7 +11,8 @@ import type { JsonObject, JsonRpcId, JsonRpcRequest } from '../../protocol/jsonr
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { hasModernClaim } from '../../protocol/modern/envelope.ts'
 import type { McpServer } from '../../server/create-server.ts'
-import type { Exchange } from '../../server/exchange.ts'
+import type { LegacyExchange } from '../../server/exchange.ts'
+import { StdioLegacy } from './stdio-legacy.ts'
 import type { Reply } from '../../server/pipeline/reply.ts'
 
 export interface StdioOptions {
@@ -38,6 +39,7 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
     output.write(`${JSON.stringify(message)}\n`)
   }
   server.serving = true
+  const legacy = new StdioLegacy(server, write)
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
   lines.on('line', (line) => {
     if (line.trim() === '') return
@@ -45,13 +47,14 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
       write({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Invalid request: the line is too long.' } })
       return
     }
-    const task = handleLine(server, line, inflight, write)
+    const task = handleLine(server, line, inflight, write, legacy)
     pending.add(task)
     task.finally(() => pending.delete(task))
   })
   return new Promise((resolve) => {
     lines.once('close', () => {
       for (const flight of inflight.values()) for (const close of flight.closers) close()
+      legacy.close()
       Promise.allSettled([...pending]).then(() => resolve())
     })
   })
@@ -62,6 +65,7 @@ async function handleLine(
   line: string,
   inflight: Map<string, InFlight>,
   write: (message: unknown) => void,
+  legacy: StdioLegacy,
 ): Promise<void> {
   const parsed = parseMessage(line)
   if (!parsed.ok) {
@@ -71,15 +75,19 @@ async function handleLine(
   const inbound = parsed.value
   if (inbound.kind === 'notification') {
     if (inbound.message.method === 'notifications/cancelled') cancel(inflight, inbound.message.params)
+    if (inbound.message.method === 'notifications/initialized') legacy.initialized()
     return
   }
-  if (inbound.kind === 'response') return
+  if (inbound.kind === 'response') {
+    legacy.deliver(inbound.message)
+    return
+  }
   const request = inbound.message
-  if (!hasModernClaim(request.params)) {
-    write({ jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: _meta is required.' } })
-    return
-  }
-  await serveRequest(server, request, inflight, write)
+  if (hasModernClaim(request.params)) return serveRequest(server, request, inflight, write, undefined)
+  // initialize switches this process into the handshake era; modern lines are still served as modern.
+  if (request.method === 'initialize') return legacy.initialize(request)
+  if (legacy.session !== undefined) return serveRequest(server, request, inflight, write, legacy)
+  write({ jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: _meta is required.' } })
 }
 
 async function serveRequest(
@@ -87,21 +95,26 @@ async function serveRequest(
   request: JsonRpcRequest,
   inflight: Map<string, InFlight>,
   write: (message: unknown) => void,
+  legacy: StdioLegacy | undefined,
 ): Promise<void> {
   const key = idKey(request.id)
   const flight: InFlight = { controller: new AbortController(), closers: [] }
   flight.closers.push(() => flight.controller.abort(new Error('cancelled')))
   inflight.set(key, flight)
-  const exchange: Exchange = {
+  const exchange: LegacyExchange = {
     headers: undefined,
     auth: undefined,
     signal: flight.controller.signal,
     notify(method, params) {
       if (!flight.controller.signal.aborted) write({ jsonrpc: '2.0', method, params })
     },
+    sendRequest(method, params) {
+      if (!legacy) return Promise.reject(new Error('no session'))
+      return legacy.sendRequest(method, params, flight.controller.signal)
+    },
   }
   try {
-    const reply = await server.handleModern(request, exchange)
+    const reply = legacy ? await legacy.serve(request, exchange) : await server.handleModern(request, exchange)
     if (reply.kind === 'stream') return openStream(reply, flight, inflight, key, write)
     if (reply.kind === 'response' && !flight.controller.signal.aborted) write(reply.body)
   } finally {

@@ -1,0 +1,67 @@
+/**
+ * @module open-ops
+ * Everything a serving process needs before it takes a request: the catalogue (a malformed one
+ * stops the start here), the shared state keys, the stores and the server built on them. The
+ * process that starts first also creates the key file and seeds the log; workers only read them.
+ */
+import type { McpServer, StateKey } from '@tessera/core'
+import type { Catalogue } from '../catalogue/catalogue.ts'
+import { loadCatalogue } from '../catalogue/load-catalogue.ts'
+import type { AppConfig } from '../cli.ts'
+import { seedDeployments } from '../deployments/seed-deployments.ts'
+import { ensureStateKeys, readKeyFile } from '../keys.ts'
+import type { AppLogger } from '../logger.ts'
+import { createOpsServer } from '../server/create-ops-server.ts'
+import { type Backends, openBackends } from './backends.ts'
+
+export interface OpenOps {
+  app: McpServer
+  catalogue: Catalogue
+  backends: Backends
+  /** Closes the stores the server does not close itself (the deployment log). */
+  closeLog(): Promise<void>
+}
+
+/** Key file and seed: run once per start, before any worker exists. */
+export async function prepareData(config: AppConfig, logger: AppLogger): Promise<{ catalogue: Catalogue; keys: StateKey[] }> {
+  const catalogue = loadCatalogue(config.cataloguePath)
+  const loaded = ensureStateKeys(config.keysPath)
+  if (loaded.created) logger.info({ event: 'state_keys_created', file: config.keysPath }, 'created the requestState key file (mode 0600)')
+  if (loaded.looseMode !== undefined) {
+    logger.warn(
+      { event: 'state_keys_mode', file: config.keysPath, mode: loaded.looseMode.toString(8) },
+      'the requestState key file is readable by other users: chmod 600 it',
+    )
+  }
+  const backends = openBackends(config.store)
+  try {
+    const seeded = await seedDeployments(catalogue, backends.log)
+    logger.info(
+      { event: 'catalogue_loaded', file: catalogue.source, services: catalogue.ids().length, seeded: seeded.length, store: backends.describe },
+      seeded.length > 0 ? `seeded the deployment log for ${seeded.length} services` : 'deployment log already seeded',
+    )
+  } finally {
+    await backends.log.close()
+    await backends.replayStore.close()
+  }
+  return { catalogue, keys: loaded.keys }
+}
+
+/** Builds the server over freshly opened stores; `prepared` skips re-reading what the caller has. */
+export function openOps(
+  config: AppConfig,
+  logger: AppLogger,
+  prepared?: { catalogue: Catalogue; keys: StateKey[] },
+): OpenOps {
+  const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
+  const keys = prepared?.keys ?? readKeyFile(config.keysPath).keys
+  const backends = openBackends(config.store)
+  const app = createOpsServer({
+    catalogue,
+    log: backends.log,
+    replayStore: backends.replayStore,
+    stateKeys: keys,
+    logger: logger.child({ component: 'tessera' }),
+  })
+  return { app, catalogue, backends, closeLog: () => backends.log.close() }
+}
