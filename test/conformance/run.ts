@@ -509,8 +509,13 @@ function analyse(rev: string, outDir: string, baselinePath: string, suite: Suite
     const bad = [...worstById(r.checks).values()].filter(isBad)
     const isGated = gated.has(s)
     if (baseline.scenarios.has(s)) {
-      if (bad.length > 0) expected.push(`${s} (${bad.map((c) => c.id).join(', ')})`)
-      else if (isGated) stale.push(s)
+      if (bad.length === 0) {
+        if (isGated) stale.push(s)
+      } else if (args.verbose) {
+        for (const c of bad) expected.push(`${s}:${c.id}  ${c.status}  ${message(c)}`)
+      } else {
+        expected.push(`${s} (${bad.map((c) => c.id).join(', ')})`)
+      }
       continue
     }
     const ids = baseline.checks.get(s) ?? new Set<string>()

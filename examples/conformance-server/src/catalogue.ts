@@ -6,20 +6,43 @@ import { elicitForm, type McpServer } from '@tessera/core'
 import { PNG_1X1 } from './media.ts'
 
 export function registerResources(app: McpServer): void {
-  app.resource('test://static-text', { name: 'static-text', description: 'A static text resource', mimeType: 'text/plain' }, (uri) => ({
-    contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
-  }))
-  app.resource('test://static-binary', { name: 'static-binary', description: 'A static PNG', mimeType: 'image/png' }, (uri) => ({
-    contents: [{ uri, mimeType: 'image/png', blob: PNG_1X1 }],
-  }))
-  app.resource('test://watched-resource', { name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain' }, (uri) => ({
-    contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content.' }],
-  }))
+  app.resource(
+    'test://static-text',
+    { name: 'static-text', description: 'A static text resource', mimeType: 'text/plain' },
+    (uri) => ({
+      contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
+    }),
+  )
+  app.resource(
+    'test://static-binary',
+    { name: 'static-binary', description: 'A static PNG', mimeType: 'image/png' },
+    (uri) => ({
+      contents: [{ uri, mimeType: 'image/png', blob: PNG_1X1 }],
+    }),
+  )
+  app.resource(
+    'test://watched-resource',
+    { name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain' },
+    (uri) => ({
+      contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content.' }],
+    }),
+  )
   app.resourceTemplate(
     'test://template/{id}/data',
-    { name: 'template', description: 'A templated JSON resource', mimeType: 'application/json', complete: { id: (v) => ['123', '456'].filter((x) => x.startsWith(v)) } },
+    {
+      name: 'template',
+      description: 'A templated JSON resource',
+      mimeType: 'application/json',
+      complete: { id: (v) => ['123', '456'].filter((x) => x.startsWith(v)) },
+    },
     (uri, { id }) => ({
-      contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+      contents: [
+        {
+          uri,
+          mimeType: 'application/json',
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        },
+      ],
     }),
   )
 }
@@ -36,18 +59,38 @@ export function registerPrompts(app: McpServer): void {
         { name: 'arg1', description: 'First argument', required: true },
         { name: 'arg2', description: 'Second argument', required: true },
       ],
-      complete: { arg1: (value) => ['test-value-1', 'test-value-2', 'other'].filter((v) => v.startsWith(value)) },
+      complete: {
+        arg1: (value) => ['test-value-1', 'test-value-2', 'other'].filter((v) => v.startsWith(value)),
+      },
     },
     (args) => ({
-      messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` } }],
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'` },
+        },
+      ],
     }),
   )
   app.prompt(
     'test_prompt_with_embedded_resource',
-    { description: 'A prompt that embeds a resource', args: [{ name: 'resourceUri', description: 'URI to embed', required: true }] },
+    {
+      description: 'A prompt that embeds a resource',
+      args: [{ name: 'resourceUri', description: 'URI to embed', required: true }],
+    },
     (args) => ({
       messages: [
-        { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: {
+              uri: args.resourceUri!,
+              mimeType: 'text/plain',
+              text: 'Embedded resource content for testing.',
+            },
+          },
+        },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],
     }),
@@ -58,25 +101,40 @@ export function registerPrompts(app: McpServer): void {
       { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   }))
-  app.prompt('test_input_required_result_prompt', { description: 'A prompt that asks first (MRTR)' }, async (_args, ctx) => {
-    const answer = await ctx.ask(
-      'topic',
-      elicitForm({ message: 'Which topic?', requestedSchema: { type: 'object', properties: { topic: { type: 'string' } } } }),
-    )
-    const topic = answer.action === 'accept' ? String(answer.content.topic ?? 'anything') : 'anything'
-    return { messages: [{ role: 'user', content: { type: 'text', text: `Write about ${topic}.` } }] }
-  })
+  app.prompt(
+    'test_input_required_result_prompt',
+    { description: 'A prompt that asks first (MRTR)' },
+    async (_args, ctx) => {
+      const answer = await ctx.ask(
+        'topic',
+        elicitForm({
+          message: 'Which topic?',
+          requestedSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+        }),
+      )
+      const topic = answer.action === 'accept' ? String(answer.content.topic ?? 'anything') : 'anything'
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Write about ${topic}.` } }] }
+    },
+  )
 }
 
 export function registerTriggers(app: McpServer): void {
   let toolChanges = 0
   let promptChanges = 0
   const dynamicTool = () =>
-    app.tool('test_dynamic_tool', { description: `A tool that changes (version ${toolChanges})` }, () => `version ${toolChanges}`)
+    app.tool(
+      'test_dynamic_tool',
+      { description: `A tool that changes (version ${toolChanges})` },
+      () => `version ${toolChanges}`,
+    )
   const dynamicPrompt = () =>
-    app.prompt('test_dynamic_prompt', { description: `A prompt that changes (version ${promptChanges})` }, () => ({
-      messages: [{ role: 'user', content: { type: 'text', text: `version ${promptChanges}` } }],
-    }))
+    app.prompt(
+      'test_dynamic_prompt',
+      { description: `A prompt that changes (version ${promptChanges})` },
+      () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `version ${promptChanges}` } }],
+      }),
+    )
   dynamicTool()
   dynamicPrompt()
   app.tool('test_trigger_tool_change', { description: 'Changes the tool list.' }, () => {

@@ -30,7 +30,11 @@ export function registerContentTools(app: McpServer): void {
     content: [
       {
         type: 'resource',
-        resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+        resource: {
+          uri: 'test://embedded-resource',
+          mimeType: 'text/plain',
+          text: 'This is an embedded resource content.',
+        },
       },
     ],
   }))
@@ -40,7 +44,11 @@ export function registerContentTools(app: McpServer): void {
       { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
       {
         type: 'resource',
-        resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' },
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: '{"test":"data","value":123}',
+        },
       },
     ],
   }))
@@ -63,11 +71,15 @@ export function registerContentTools(app: McpServer): void {
   }
   app.tool('test_tool_with_logging', { description: 'Sends three log messages.' }, logging)
   app.tool('test_logging_tool', { description: 'Logs only when the request opted in.' }, logging)
-  app.tool('test_reconnection', { description: 'Closes its stream mid-call; the result arrives on resume.' }, async (_a, ctx) => {
-    ctx.closeStream()
-    await sleep(200)
-    return 'Reconnection test completed.'
-  })
+  app.tool(
+    'test_reconnection',
+    { description: 'Closes its stream mid-call; the result arrives on resume.' },
+    async (_a, ctx) => {
+      ctx.closeStream()
+      await sleep(200)
+      return 'Reconnection test completed.'
+    },
+  )
   app.tool(
     'test_x_mcp_header',
     {

@@ -8,7 +8,11 @@ import { z } from 'zod'
 
 const askName = elicitForm({
   message: 'What is your name?',
-  requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+  requestedSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', title: 'Name' } },
+    required: ['name'],
+  },
 })
 const askCapital = sampling({
   messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
@@ -24,19 +28,31 @@ function answerText(answer: { action: string; content?: Record<string, unknown> 
 }
 
 export function registerInteractiveTools(app: McpServer): void {
-  app.tool('test_input_required_result_elicitation', { description: 'Asks for the user name (MRTR).' }, async (_a, ctx) => {
-    const answer = await ctx.ask('user_name', askName)
-    if (answer.action !== 'accept') return 'Nothing was done: the user declined.'
-    return `Hello, ${String(answer.content.name)}!`
-  })
-  app.tool('test_input_required_result_sampling', { description: 'Asks the client LLM a question (MRTR).' }, async (_a, ctx) => {
-    const answer = await ctx.ask('capital_question', askCapital)
-    return `The model said: ${JSON.stringify(answer.content)}`
-  })
-  app.tool('test_input_required_result_list_roots', { description: 'Asks for the client roots (MRTR).' }, async (_a, ctx) => {
-    const answer = await ctx.ask('client_roots', listRoots())
-    return `Roots: ${answer.roots.map((r) => r.uri).join(', ')}`
-  })
+  app.tool(
+    'test_input_required_result_elicitation',
+    { description: 'Asks for the user name (MRTR).' },
+    async (_a, ctx) => {
+      const answer = await ctx.ask('user_name', askName)
+      if (answer.action !== 'accept') return 'Nothing was done: the user declined.'
+      return `Hello, ${String(answer.content.name)}!`
+    },
+  )
+  app.tool(
+    'test_input_required_result_sampling',
+    { description: 'Asks the client LLM a question (MRTR).' },
+    async (_a, ctx) => {
+      const answer = await ctx.ask('capital_question', askCapital)
+      return `The model said: ${JSON.stringify(answer.content)}`
+    },
+  )
+  app.tool(
+    'test_input_required_result_list_roots',
+    { description: 'Asks for the client roots (MRTR).' },
+    async (_a, ctx) => {
+      const answer = await ctx.ask('client_roots', listRoots())
+      return `Roots: ${answer.roots.map((r) => r.uri).join(', ')}`
+    },
+  )
   const stateful = async (_a: unknown, ctx: import('@tessera/core').RequestContext) => {
     const answer = ctx.answer('confirm', askConfirm)
     const state = ctx.state as { step?: string } | undefined
@@ -45,35 +61,64 @@ export function registerInteractiveTools(app: McpServer): void {
     }
     return `state-ok: ${answerText(answer)}`
   }
-  app.tool('test_input_required_result_request_state', { description: 'Carries its own state across rounds.' }, stateful)
-  app.tool('test_input_required_result_tampered_state', { description: 'Refuses a tampered state.' }, stateful)
-  app.tool('test_input_required_result_multiple_inputs', { description: 'Asks three things at once.' }, async (_a, ctx) => {
-    const answers = await ctx.askAll({ user_name: askName, capital_question: askCapital, client_roots: listRoots() })
-    return `Got ${answerText(answers.user_name)}, a model answer and ${answers.client_roots.roots.length} roots.`
-  })
-  app.tool('test_input_required_result_multi_round', { description: 'Asks twice, in two rounds.' }, async (_a, ctx) => {
-    const first = await ctx.ask('user_name', askName)
-    const second = await ctx.ask('confirm', askConfirm)
-    return `Round 1: ${answerText(first)}; round 2: ${answerText(second)}.`
-  })
+  app.tool(
+    'test_input_required_result_request_state',
+    { description: 'Carries its own state across rounds.' },
+    stateful,
+  )
+  app.tool(
+    'test_input_required_result_tampered_state',
+    { description: 'Refuses a tampered state.' },
+    stateful,
+  )
+  app.tool(
+    'test_input_required_result_multiple_inputs',
+    { description: 'Asks three things at once.' },
+    async (_a, ctx) => {
+      const answers = await ctx.askAll({
+        user_name: askName,
+        capital_question: askCapital,
+        client_roots: listRoots(),
+      })
+      return `Got ${answerText(answers.user_name)}, a model answer and ${answers.client_roots.roots.length} roots.`
+    },
+  )
+  app.tool(
+    'test_input_required_result_multi_round',
+    { description: 'Asks twice, in two rounds.' },
+    async (_a, ctx) => {
+      const first = await ctx.ask('user_name', askName)
+      const second = await ctx.ask('confirm', askConfirm)
+      return `Round 1: ${answerText(first)}; round 2: ${answerText(second)}.`
+    },
+  )
   app.tool(
     'test_input_required_result_capabilities',
     { description: 'Asks only for what the client declared.' },
     async (_a, ctx) => {
       const caps = ctx.clientCapabilities
       if (caps.elicitation) return answerText(await ctx.ask('user_name', askName))
-      if (caps.sampling) return `Sampled: ${JSON.stringify((await ctx.ask('capital_question', askCapital)).content)}`
+      if (caps.sampling)
+        return `Sampled: ${JSON.stringify((await ctx.ask('capital_question', askCapital)).content)}`
       if (caps.roots) return `Roots: ${(await ctx.ask('client_roots', listRoots())).roots.length}`
       return 'The client declared no input capability; nothing to ask.'
     },
   )
-  app.tool('test_missing_capability', { description: 'Needs sampling, whatever the client declared.' }, async (_a, ctx) => {
-    const answer = await ctx.ask('capital_question', askCapital)
-    return `The model said: ${JSON.stringify(answer.content)}`
-  })
-  app.tool('test_streaming_elicitation', { description: 'Elicits without server-to-client requests.' }, async (_a, ctx) => {
-    return answerText(await ctx.elicit({ message: 'Continue?', requestedSchema: askConfirmSchema }))
-  })
+  app.tool(
+    'test_missing_capability',
+    { description: 'Needs sampling, whatever the client declared.' },
+    async (_a, ctx) => {
+      const answer = await ctx.ask('capital_question', askCapital)
+      return `The model said: ${JSON.stringify(answer.content)}`
+    },
+  )
+  app.tool(
+    'test_streaming_elicitation',
+    { description: 'Elicits without server-to-client requests.' },
+    async (_a, ctx) => {
+      return answerText(await ctx.elicit({ message: 'Continue?', requestedSchema: askConfirmSchema }))
+    },
+  )
   registerLegacyInteractiveTools(app)
 }
 
@@ -85,7 +130,10 @@ function registerLegacyInteractiveTools(app: McpServer): void {
     'test_sampling',
     { description: 'Asks the client LLM for a completion.', input: z.object({ prompt: z.string() }) },
     async ({ prompt }, ctx) => {
-      const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 100 })
+      const answer = await ctx.sample({
+        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+        maxTokens: 100,
+      })
       const content = Array.isArray(answer.content) ? answer.content[0] : answer.content
       return `LLM response: ${String((content as { text?: unknown } | undefined)?.text ?? '')}`
     },
@@ -98,57 +146,71 @@ function registerLegacyInteractiveTools(app: McpServer): void {
         message,
         requestedSchema: {
           type: 'object',
-          properties: { username: { type: 'string', description: 'Your username' }, email: { type: 'string' } },
+          properties: {
+            username: { type: 'string', description: 'Your username' },
+            email: { type: 'string' },
+          },
           required: ['username'],
         },
       })
       return `User response: ${answerText(answer)}`
     },
   )
-  app.tool('test_elicitation_sep1034_defaults', { description: 'Elicits with defaults (SEP-1034).' }, async (_a, ctx) => {
-    const answer = await ctx.elicit({
-      message: 'Please review your information',
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          name: { type: 'string', default: 'John Doe' },
-          age: { type: 'integer', default: 30 },
-          score: { type: 'number', default: 95.5 },
-          status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
-          verified: { type: 'boolean', default: true },
-        },
-      },
-    })
-    return `Elicitation completed: ${answerText(answer)}`
-  })
-  app.tool('test_elicitation_sep1330_enums', { description: 'Elicits with every enum form (SEP-1330).' }, async (_a, ctx) => {
-    const answer = await ctx.elicit({
-      message: 'Please select options',
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-          titledSingle: {
-            type: 'string',
-            oneOf: [
-              { const: 'value1', title: 'First Option' },
-              { const: 'value2', title: 'Second Option' },
-            ],
+  app.tool(
+    'test_elicitation_sep1034_defaults',
+    { description: 'Elicits with defaults (SEP-1034).' },
+    async (_a, ctx) => {
+      const answer = await ctx.elicit({
+        message: 'Please review your information',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', default: 'John Doe' },
+            age: { type: 'integer', default: 30 },
+            score: { type: 'number', default: 95.5 },
+            status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+            verified: { type: 'boolean', default: true },
           },
-          legacyEnum: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] },
-          untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-          titledMulti: {
-            type: 'array',
-            items: {
-              anyOf: [
-                { const: 'value1', title: 'First Choice' },
-                { const: 'value2', title: 'Second Choice' },
+        },
+      })
+      return `Elicitation completed: ${answerText(answer)}`
+    },
+  )
+  app.tool(
+    'test_elicitation_sep1330_enums',
+    { description: 'Elicits with every enum form (SEP-1330).' },
+    async (_a, ctx) => {
+      const answer = await ctx.elicit({
+        message: 'Please select options',
+        requestedSchema: {
+          type: 'object',
+          properties: {
+            untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            titledSingle: {
+              type: 'string',
+              oneOf: [
+                { const: 'value1', title: 'First Option' },
+                { const: 'value2', title: 'Second Option' },
               ],
+            },
+            legacyEnum: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] },
+            untitledMulti: {
+              type: 'array',
+              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+            },
+            titledMulti: {
+              type: 'array',
+              items: {
+                anyOf: [
+                  { const: 'value1', title: 'First Choice' },
+                  { const: 'value2', title: 'Second Choice' },
+                ],
+              },
             },
           },
         },
-      },
-    })
-    return `Elicitation completed: ${answerText(answer)}`
-  })
+      })
+      return `Elicitation completed: ${answerText(answer)}`
+    },
+  )
 }

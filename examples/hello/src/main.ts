@@ -7,7 +7,10 @@ const app = createServer({ name: 'hello', version: '1.0.0' })
 
 app.tool(
   'greet',
-  { description: 'Greet someone by name', input: z.object({ name: z.string(), excited: z.boolean().default(false) }) },
+  {
+    description: 'Greet someone by name',
+    input: z.object({ name: z.string(), excited: z.boolean().default(false) }),
+  },
   ({ name, excited }) => `Hello, ${name}${excited ? '!' : '.'}`,
 )
 

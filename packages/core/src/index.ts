@@ -5,11 +5,10 @@
  * and `@tessera/core/stdio`.
  */
 export { isTesseraError, TesseraError, type TesseraErrorCode, wireMappings } from './errors.ts'
+export { type JsonErrorLocation, locateJsonError } from './protocol/jsonrpc/locate-json-error.ts'
 export type { ClientCapabilities, ServerCapabilities } from './protocol/modern/capabilities.ts'
 export type { HeaderView } from './protocol/modern/header-view.ts'
 export { LOGGING_LEVELS, type LoggingLevel, MODERN_VERSION } from './protocol/modern/vocabulary.ts'
-export type { AuthInfo, Binder, StateKey, StateMode } from './security/request-state/index.ts'
-export { generateStateKey, originatingRequestBinder } from './security/request-state/index.ts'
 export {
   createSingleUseGuard,
   LeaseLostError,
@@ -18,28 +17,12 @@ export {
   type SingleUseGuard,
   SingleUseStoreError,
 } from './security/replay/index.ts'
+export type { AuthInfo, Binder, StateKey, StateMode } from './security/request-state/index.ts'
+export { generateStateKey, originatingRequestBinder } from './security/request-state/index.ts'
 export { type AnswerOf, type Era, RequestContext } from './server/context.ts'
-export { locateJsonError, type JsonErrorLocation } from './protocol/jsonrpc/locate-json-error.ts'
+export type { HandshakeOptions } from './server/create-server.ts'
 export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
 export { createMemoryExchange, type Exchange } from './server/exchange.ts'
-export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'
-export type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
-export { InputRequired } from './server/mrtr/input-required.ts'
-export {
-  type ElicitationRequest,
-  elicitForm,
-  elicitUrl,
-  type InputRequest,
-  listRoots,
-  type RootsRequest,
-  type SamplingRequest,
-  sampling,
-} from './server/mrtr/input-requests.ts'
-export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
-export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
-export { ToolError } from './server/tool-error.ts'
-export type * from './server/types.ts'
-export type { HandshakeOptions } from './server/create-server.ts'
 export {
   type EventStore,
   type MemoryEventStoreOptions,
@@ -53,3 +36,20 @@ export {
   memorySessionStore,
   type SessionStore,
 } from './server/legacy/session-store.ts'
+export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'
+export type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
+export {
+  type ElicitationRequest,
+  elicitForm,
+  elicitUrl,
+  type InputRequest,
+  listRoots,
+  type RootsRequest,
+  type SamplingRequest,
+  sampling,
+} from './server/mrtr/input-requests.ts'
+export { InputRequired } from './server/mrtr/input-required.ts'
+export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
+export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
+export { ToolError } from './server/tool-error.ts'
+export type * from './server/types.ts'

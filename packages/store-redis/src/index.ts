@@ -4,3 +4,7 @@
  */
 export type { RedisReplayStoreOptions } from './redis-store.ts'
 export { redisReplayStore } from './redis-store.ts'
+export type { RedisEventStoreOptions } from './redis-event-store.ts'
+export { redisEventStore } from './redis-event-store.ts'
+export type { RedisSessionStoreOptions } from './redis-session-store.ts'
+export { redisSessionStore } from './redis-session-store.ts'

@@ -52,7 +52,10 @@ export function isZodSchema(value: unknown): value is z.ZodType {
 }
 
 /** Compiles a schema; `io: 'input'` makes fields with defaults optional in the advertised schema. */
-export function compileSchema<T = unknown>(schema: SchemaInput, io: 'input' | 'output' = 'input'): CompiledSchema<T> {
+export function compileSchema<T = unknown>(
+  schema: SchemaInput,
+  io: 'input' | 'output' = 'input',
+): CompiledSchema<T> {
   if (isZodSchema(schema)) return compileZod<T>(schema, io)
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new TypeError('A schema must be a zod schema or a JSON Schema object.')
@@ -61,7 +64,11 @@ export function compileSchema<T = unknown>(schema: SchemaInput, io: 'input' | 'o
 }
 
 function compileZod<T>(schema: z.ZodType, io: 'input' | 'output'): CompiledSchema<T> {
-  const jsonSchema = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  const jsonSchema = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema
   return {
     jsonSchema,
     validate(value) {
@@ -88,7 +95,8 @@ function compileJsonSchema<T>(schema: JsonSchema): CompiledSchema<T> {
       if (check(value)) return { ok: true, value: value as T }
       const err = check.errors?.[0]
       const missing = err?.params?.missingProperty
-      const path = typeof missing === 'string' ? `${err?.instancePath ?? ''}/${missing}` : (err?.instancePath ?? '')
+      const path =
+        typeof missing === 'string' ? `${err?.instancePath ?? ''}/${missing}` : (err?.instancePath ?? '')
       return { ok: false, path: path === '' ? '/' : path, message: err?.message ?? 'invalid value' }
     },
   }

@@ -11,7 +11,6 @@ import { type LoggingLevel, passesLevel } from '../protocol/modern/vocabulary.ts
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
 import type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './mrtr/answers.ts'
-import { AskSignal, InputRequired } from './mrtr/input-required.ts'
 import {
   type CreateMessageParams,
   type ElicitFormParams,
@@ -22,6 +21,7 @@ import {
   listRoots,
   sampling,
 } from './mrtr/input-requests.ts'
+import { AskSignal, InputRequired } from './mrtr/input-required.ts'
 import type { RoundState } from './mrtr/round-state.ts'
 
 export type AnswerOf<R extends InputRequest> = R extends { method: 'elicitation/create' }
@@ -156,7 +156,10 @@ export class RequestContext {
   }
 
   /** Await style: a form elicitation (or URL mode with `mode: 'url'`). Keys are positional unless given. */
-  elicit(params: Omit<ElicitFormParams, 'mode'> | ElicitUrlParams, options?: { key?: string }): Promise<ElicitationAnswer> {
+  elicit(
+    params: Omit<ElicitFormParams, 'mode'> | ElicitUrlParams,
+    options?: { key?: string },
+  ): Promise<ElicitationAnswer> {
     const request = 'url' in params ? elicitUrl(params) : elicitForm(params)
     return this.ask(options?.key ?? this.round.nextKey(), request) as Promise<ElicitationAnswer>
   }

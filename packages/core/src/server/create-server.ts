@@ -8,7 +8,12 @@ import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/envelope.ts'
 import { LEGACY_VERSIONS, MetaKey, MODERN_VERSIONS } from '../protocol/modern/vocabulary.ts'
-import { createSingleUseGuard, memoryReplayStore, type ReplayStore, type SingleUseGuard } from '../security/replay/index.ts'
+import {
+  createSingleUseGuard,
+  memoryReplayStore,
+  type ReplayStore,
+  type SingleUseGuard,
+} from '../security/replay/index.ts'
 import type { Exchange } from './exchange.ts'
 import { type EventStore, memoryEventStore } from './legacy/event-store.ts'
 import { OutboundRequests } from './legacy/outbound.ts'
@@ -129,7 +134,11 @@ export class McpServer {
   }
 
   /** Registers (or replaces) a tool. Arguments are validated before `handler` runs. */
-  tool<S extends SchemaInput | undefined = undefined>(name: string, config: ToolConfig<S>, handler: ToolHandler<S>): this {
+  tool<S extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<S>,
+    handler: ToolHandler<S>,
+  ): this {
     const replacing = this.core.tools.get(name) !== undefined
     this.core.tools.register(name, config, handler as ToolHandler<SchemaInput | undefined>)
     if (config.singleUse && this.guardStore === undefined) {
@@ -204,7 +213,10 @@ export class McpServer {
     await this.core.handshake?.events.close()
   }
 
-  private changed(type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed', always: boolean): void {
+  private changed(
+    type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed',
+    always: boolean,
+  ): void {
     // Registration before anyone listens needs no event; a change while serving does.
     if (always || this.serving) this.core.bus.publish({ type })
   }
@@ -217,7 +229,8 @@ export class McpServer {
     return createSingleUseGuard({
       store: this.guardStore,
       leaseMs,
-      onEvent: (event) => logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard'),
+      onEvent: (event) =>
+        logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard'),
     })
   }
 }
@@ -252,8 +265,10 @@ function hasCompletions(prompts: PromptRegistry, resources: ResourceRegistry): b
 }
 
 function assertOptions(options: ServerOptions): void {
-  if (typeof options?.name !== 'string' || options.name === '') throw new TypeError('createServer needs a name.')
-  if (typeof options.version !== 'string' || options.version === '') throw new TypeError('createServer needs a version.')
+  if (typeof options?.name !== 'string' || options.name === '')
+    throw new TypeError('createServer needs a name.')
+  if (typeof options.version !== 'string' || options.version === '')
+    throw new TypeError('createServer needs a version.')
 }
 
 function positiveInteger(value: number, name: string): number {

@@ -15,7 +15,10 @@ export function paginate<T>(list: string, items: readonly T[], cursor: unknown, 
   const start = cursor === undefined || cursor === '' ? 0 : decodeCursor(list, cursor)
   if (start > items.length) throw invalidCursor()
   const end = Math.min(start + pageSize, items.length)
-  return { items: items.slice(start, end), nextCursor: end < items.length ? encodeCursor(list, end) : undefined }
+  return {
+    items: items.slice(start, end),
+    nextCursor: end < items.length ? encodeCursor(list, end) : undefined,
+  }
 }
 
 function encodeCursor(list: string, offset: number): string {

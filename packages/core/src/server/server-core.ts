@@ -57,7 +57,8 @@ export function resolveCacheHints(hints: CacheHints | undefined): ServerCore['ca
 
 export function assertCacheHint(hint: CacheHint | undefined): void {
   if (hint === undefined) return
-  if (!Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0) throw new RangeError('ttlMs must be an integer >= 0.')
+  if (!Number.isSafeInteger(hint.ttlMs) || hint.ttlMs < 0)
+    throw new RangeError('ttlMs must be an integer >= 0.')
   if (hint.cacheScope !== 'public' && hint.cacheScope !== 'private') {
     throw new TypeError('cacheScope must be "public" or "private".')
   }

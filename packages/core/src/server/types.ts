@@ -108,7 +108,10 @@ export interface ResourceConfig {
   _meta?: JsonObject
 }
 
-export type ResourceHandler = (uri: string, ctx: RequestContext) => Awaitable<ReadResourceResult | InputRequired>
+export type ResourceHandler = (
+  uri: string,
+  ctx: RequestContext,
+) => Awaitable<ReadResourceResult | InputRequired>
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string>,

@@ -19,7 +19,7 @@ export function compileUriTemplate(template: string): UriTemplate {
   let last = 0
   const groups: Array<{ names: string[]; query: boolean }> = []
   for (const m of template.matchAll(EXPRESSION)) {
-    pattern += escape(template.slice(last, m.index))
+    pattern += escapeRegExp(template.slice(last, m.index))
     const [, op = '', list = ''] = m
     const names = list.split(',')
     variables.push(...names)
@@ -28,7 +28,7 @@ export function compileUriTemplate(template: string): UriTemplate {
     last = m.index + m[0].length
   }
   if (/[{}]/.test(template.slice(last))) throw new TypeError(`Invalid URI template '${template}'.`)
-  pattern += `${escape(template.slice(last))}$`
+  pattern += `${escapeRegExp(template.slice(last))}$`
   const regex = new RegExp(pattern)
   return {
     template,
@@ -57,7 +57,10 @@ function fragmentFor(op: string, count: number): string {
   }
 }
 
-function collect(groups: Array<{ names: string[]; query: boolean }>, m: RegExpExecArray): Record<string, string> | undefined {
+function collect(
+  groups: Array<{ names: string[]; query: boolean }>,
+  m: RegExpExecArray,
+): Record<string, string> | undefined {
   const out: Record<string, string> = {}
   let index = 1
   for (const group of groups) {
@@ -92,6 +95,6 @@ function safeDecode(value: string): string | undefined {
   }
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

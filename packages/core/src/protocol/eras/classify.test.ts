@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { InboundMessage } from '../jsonrpc/message.ts'
 import { type ClassifyInput, classify } from './classify.ts'
 
-const modernMeta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } }
+const modernMeta = {
+  _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': {},
+  },
+}
 const request = (method: string, params?: Record<string, unknown>): InboundMessage => ({
   kind: 'request',
   message: { jsonrpc: '2.0', id: 1, method, params },
@@ -19,11 +24,17 @@ const input = (over: Partial<ClassifyInput>): ClassifyInput => ({
 describe('classify (handshake digest §8.1, one test per row)', () => {
   it('row1_aGetOpensTheLegacyStreamOr405OnAModernOnlyServer', () => {
     expect(classify(input({ httpMethod: 'GET' }))).toEqual({ era: 'legacy', action: 'stream' })
-    expect(classify(input({ httpMethod: 'GET', legacyEnabled: false }))).toEqual({ era: 'none', action: 'method-not-allowed' })
+    expect(classify(input({ httpMethod: 'GET', legacyEnabled: false }))).toEqual({
+      era: 'none',
+      action: 'method-not-allowed',
+    })
   })
   it('row2_aDeleteEndsTheLegacySessionOr405', () => {
     expect(classify(input({ httpMethod: 'DELETE' }))).toEqual({ era: 'legacy', action: 'end-session' })
-    expect(classify(input({ httpMethod: 'DELETE', legacyEnabled: false }))).toEqual({ era: 'none', action: 'method-not-allowed' })
+    expect(classify(input({ httpMethod: 'DELETE', legacyEnabled: false }))).toEqual({
+      era: 'none',
+      action: 'method-not-allowed',
+    })
   })
   it('row4_aJsonRpcResponseGoesToTheLegacySession', () => {
     const message: InboundMessage = { kind: 'response', message: { jsonrpc: '2.0', id: 7, result: {} } }
@@ -40,7 +51,10 @@ describe('classify (handshake digest §8.1, one test per row)', () => {
     })
   })
   it('row5b_initializeWithAModernClaimIsModern', () => {
-    expect(classify(input({ message: request('initialize', modernMeta) }))).toEqual({ era: 'modern', action: 'serve' })
+    expect(classify(input({ message: request('initialize', modernMeta) }))).toEqual({
+      era: 'modern',
+      action: 'serve',
+    })
   })
   it('row6_aModernClaimIsModernEvenWithASessionId', () => {
     expect(classify(input({ message: request('tools/list', modernMeta), sessionId: 'abc' }))).toEqual({
@@ -55,7 +69,9 @@ describe('classify (handshake digest §8.1, one test per row)', () => {
     })
   })
   it('row8_aSessionIdMeansTheLegacySession', () => {
-    expect(classify(input({ message: request('tools/list', {}), sessionId: 'abc', versionHeader: '2025-11-25' }))).toEqual({
+    expect(
+      classify(input({ message: request('tools/list', {}), sessionId: 'abc', versionHeader: '2025-11-25' })),
+    ).toEqual({
       era: 'legacy',
       action: 'session',
     })
@@ -73,7 +89,11 @@ describe('classify (handshake digest §8.1, one test per row)', () => {
     })
   })
   it('aLegacyVersionHeaderOnAModernOnlyServerIsAnUnsupportedVersion', () => {
-    expect(classify(input({ message: request('tools/list', {}), versionHeader: '2025-11-25', legacyEnabled: false }))).toEqual({
+    expect(
+      classify(
+        input({ message: request('tools/list', {}), versionHeader: '2025-11-25', legacyEnabled: false }),
+      ),
+    ).toEqual({
       era: 'none',
       action: 'unsupported-version',
     })

@@ -10,7 +10,10 @@ import { hasModernClaim } from '../modern/envelope.ts'
 import { isModernVersion } from '../modern/vocabulary.ts'
 
 export type Classification =
-  | { era: 'legacy'; action: 'stream' | 'end-session' | 'initialize' | 'session' | 'response' | 'sessionless' }
+  | {
+      era: 'legacy'
+      action: 'stream' | 'end-session' | 'initialize' | 'session' | 'response' | 'sessionless'
+    }
   | { era: 'modern'; action: 'serve' | 'missing-meta' }
   | { era: 'none'; action: 'method-not-allowed' | 'unsupported-version' | 'session-required' }
 
@@ -31,13 +34,17 @@ export function classify(input: ClassifyInput): Classification {
   if (message === undefined) return { era: 'none', action: 'method-not-allowed' }
   if (message.kind === 'response') return legacyOr(input, 'response')
   if (message.message.method === 'initialize' && !hasModernClaim(message.message.params)) {
-    return input.legacyEnabled ? { era: 'legacy', action: 'initialize' } : { era: 'none', action: 'unsupported-version' }
+    return input.legacyEnabled
+      ? { era: 'legacy', action: 'initialize' }
+      : { era: 'none', action: 'unsupported-version' }
   }
   if (hasModernClaim(message.message.params)) return { era: 'modern', action: 'serve' }
   const header = input.versionHeader
   if (header !== undefined && isModernVersion(header)) return { era: 'modern', action: 'missing-meta' }
   if (!input.legacyEnabled) {
-    return header === undefined ? { era: 'modern', action: 'missing-meta' } : { era: 'none', action: 'unsupported-version' }
+    return header === undefined
+      ? { era: 'modern', action: 'missing-meta' }
+      : { era: 'none', action: 'unsupported-version' }
   }
   if (input.sessionId !== undefined) return { era: 'legacy', action: 'session' }
   if (message.kind === 'notification') return { era: 'legacy', action: 'sessionless' }

@@ -4,9 +4,10 @@
  * JSON is -32700 with the line and column where it broke (never "unsupported protocol version");
  * JSON that is not one JSON-RPC object is -32600, each with one short sentence.
  */
-import type { InboundMessage, JsonRpcErrorObject, JsonRpcId } from './message.ts'
+
 import { ErrorCode } from './error-codes.ts'
 import { locateJsonError } from './locate-json-error.ts'
+import type { InboundMessage, JsonRpcErrorObject, JsonRpcId } from './message.ts'
 
 export type ParseOutcome =
   | { ok: true; value: InboundMessage }
@@ -34,7 +35,8 @@ export function parseMessage(text: string, limits?: ParseLimits): ParseOutcome {
 }
 
 export function classify(value: unknown): ParseOutcome {
-  if (Array.isArray(value)) return fault(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported.')
+  if (Array.isArray(value))
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported.')
   if (typeof value !== 'object' || value === null) {
     return fault(ErrorCode.InvalidRequest, 'Invalid request: the message must be a JSON object.')
   }
@@ -42,13 +44,18 @@ export function classify(value: unknown): ParseOutcome {
   const id = msg.id
   const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
   const echoId = validId ? (id as JsonRpcId) : undefined
-  if (msg.jsonrpc !== '2.0') return fault(ErrorCode.InvalidRequest, 'Invalid request: jsonrpc must be "2.0".', echoId)
-  if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
+  if (msg.jsonrpc !== '2.0')
+    return fault(ErrorCode.InvalidRequest, 'Invalid request: jsonrpc must be "2.0".', echoId)
+  if (
+    msg.params !== undefined &&
+    (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))
+  ) {
     return fault(ErrorCode.InvalidRequest, 'Invalid request: params must be an object.', echoId)
   }
   if ('method' in msg) return classifyCall(msg, id, validId)
   if ('result' in msg || 'error' in msg) {
-    if (!validId) return fault(ErrorCode.InvalidRequest, 'Invalid request: a response needs a string or integer id.')
+    if (!validId)
+      return fault(ErrorCode.InvalidRequest, 'Invalid request: a response needs a string or integer id.')
     return { ok: true, value: { kind: 'response', message: msg as never } }
   }
   return fault(ErrorCode.InvalidRequest, 'Invalid request: no method.', echoId)
@@ -56,7 +63,11 @@ export function classify(value: unknown): ParseOutcome {
 
 function classifyCall(msg: Record<string, unknown>, id: unknown, validId: boolean): ParseOutcome {
   if (typeof msg.method !== 'string' || msg.method === '') {
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: method must be a non-empty string.', validId ? (id as JsonRpcId) : undefined)
+    return fault(
+      ErrorCode.InvalidRequest,
+      'Invalid request: method must be a non-empty string.',
+      validId ? (id as JsonRpcId) : undefined,
+    )
   }
   if (id === undefined) return { ok: true, value: { kind: 'notification', message: msg as never } }
   if (!validId) return fault(ErrorCode.InvalidRequest, 'Invalid request: id must be a string or an integer.')
@@ -64,7 +75,9 @@ function classifyCall(msg: Record<string, unknown>, id: unknown, validId: boolea
 }
 
 function fault(code: number, message: string, id?: JsonRpcId): ParseOutcome {
-  return id === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message }, id }
+  return id === undefined
+    ? { ok: false, error: { code, message } }
+    : { ok: false, error: { code, message }, id }
 }
 
 /** Iterative so a hostile document cannot overflow the stack while we measure it. */

@@ -53,7 +53,11 @@ export function readEnvelope(params: JsonObject | undefined): EnvelopeOutcome {
     return { ok: false, message: 'Invalid params: unknown logLevel.', badLogLevel: true }
   }
   const token = m.progressToken
-  if (token !== undefined && typeof token !== 'string' && !(typeof token === 'number' && Number.isInteger(token))) {
+  if (
+    token !== undefined &&
+    typeof token !== 'string' &&
+    !(typeof token === 'number' && Number.isInteger(token))
+  ) {
     return { ok: false, message: 'Invalid params: progressToken must be a string or an integer.' }
   }
   const info = m[MetaKey.clientInfo]

@@ -17,7 +17,16 @@ export const MetaKey = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const
 
-export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+export const LOGGING_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number]
 
 const severity: Readonly<Record<string, number>> = Object.fromEntries(LOGGING_LEVELS.map((l, i) => [l, i]))

@@ -16,7 +16,10 @@ export const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'
 
 export type HostCheck = 'ok' | 'bad-host' | 'bad-origin'
 
-export function createHostPolicy(options: { allowedHosts?: readonly string[]; allowedOrigins?: readonly string[] }): HostPolicy {
+export function createHostPolicy(options: {
+  allowedHosts?: readonly string[]
+  allowedOrigins?: readonly string[]
+}): HostPolicy {
   return {
     hosts: options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : undefined,
     origins: options.allowedOrigins ? new Set(options.allowedOrigins.map((o) => o.toLowerCase())) : undefined,
@@ -27,7 +30,11 @@ export function isLoopbackAddress(address: string): boolean {
   return address === 'localhost' || address === '::1' || address === '[::1]' || address.startsWith('127.')
 }
 
-export function checkHostAndOrigin(policy: HostPolicy, host: string | undefined, origin: string | undefined): HostCheck {
+export function checkHostAndOrigin(
+  policy: HostPolicy,
+  host: string | undefined,
+  origin: string | undefined,
+): HostCheck {
   if (policy.hosts !== undefined) {
     if (host === undefined || !policy.hosts.has(hostnameOf(host))) return 'bad-host'
   }

@@ -22,7 +22,11 @@ export interface EventStore {
    * Delivers the events after `eventId` on its stream, then new ones as they come, until the
    * stream finishes or `signal` aborts. Resolves with the stream id, or undefined when unknown.
    */
-  replay(eventId: string, onEvent: (event: StoredEvent) => void, signal: AbortSignal): Promise<string | undefined>
+  replay(
+    eventId: string,
+    onEvent: (event: StoredEvent) => void,
+    signal: AbortSignal,
+  ): Promise<string | undefined>
   close(): Promise<void>
 }
 

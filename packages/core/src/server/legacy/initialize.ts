@@ -55,7 +55,11 @@ export function newSession(
     initialized: false,
     createdAt: Date.now(),
   }
-  const result: JsonObject = { protocolVersion: version, capabilities: core.capabilities(), serverInfo: core.info }
+  const result: JsonObject = {
+    protocolVersion: version,
+    capabilities: core.capabilities(),
+    serverInfo: core.info,
+  }
   if (core.instructions !== undefined) result.instructions = core.instructions
   return { session, result }
 }

@@ -36,7 +36,11 @@ export async function serveLegacy(
     const fault = toTesseraError(error, (err) =>
       core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error'),
     )
-    return { kind: 'response', status: 200, body: { jsonrpc: '2.0', id: request.id, error: legacyError(fault) } }
+    return {
+      kind: 'response',
+      status: 200,
+      body: { jsonrpc: '2.0', id: request.id, error: legacyError(fault) },
+    }
   }
 }
 
@@ -52,7 +56,8 @@ async function dispatch(
     case 'ping':
       return {}
     case 'logging/setLevel':
-      if (!isLoggingLevel(params.level)) throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: unknown level.')
+      if (!isLoggingLevel(params.level))
+        throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: unknown level.')
       session.logLevel = params.level
       await sessions.update(session)
       return {}
@@ -60,14 +65,30 @@ async function dispatch(
     case 'resources/unsubscribe':
       return subscription(core, request.method, params, session, sessions)
     case 'initialize':
-      throw new TesseraError('TESSERA_INVALID_REQUEST', 'Invalid request: this session is already initialized.')
+      throw new TesseraError(
+        'TESSERA_INVALID_REQUEST',
+        'Invalid request: this session is already initialized.',
+      )
   }
   const spec = methodTable[request.method]
-  if (spec === undefined || MODERN_ONLY.has(request.method) || (spec.enabled !== undefined && !spec.enabled(core))) {
+  if (
+    spec === undefined ||
+    MODERN_ONLY.has(request.method) ||
+    (spec.enabled !== undefined && !spec.enabled(core))
+  ) {
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${request.method.slice(0, 64)}.`)
   }
-  const call: MethodCall = { core, request, params, envelope: envelopeOf(session, params), era: 'legacy', exchange }
-  const result = MRTR_METHODS.has(request.method) ? await withShim(core, call, spec, exchange) : await spec.run(call)
+  const call: MethodCall = {
+    core,
+    request,
+    params,
+    envelope: envelopeOf(session, params),
+    era: 'legacy',
+    exchange,
+  }
+  const result = MRTR_METHODS.has(request.method)
+    ? await withShim(core, call, spec, exchange)
+    : await spec.run(call)
   return legacyShape(result)
 }
 
@@ -78,8 +99,10 @@ async function subscription(
   session: LegacySession,
   sessions: SessionStore,
 ): Promise<JsonObject> {
-  if (core.resources.size === 0) throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
-  if (typeof params.uri !== 'string') throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
+  if (core.resources.size === 0)
+    throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
+  if (typeof params.uri !== 'string')
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
   const set = new Set(session.subscriptions)
   if (method === 'resources/subscribe') set.add(params.uri)
   else set.delete(params.uri)
@@ -89,7 +112,12 @@ async function subscription(
 }
 
 /** Re-enters an MRTR handler with real answers from the client until it completes. */
-async function withShim(core: ServerCore, call: MethodCall, spec: MethodSpec, exchange: LegacyExchange): Promise<JsonObject> {
+async function withShim(
+  core: ServerCore,
+  call: MethodCall,
+  spec: MethodSpec,
+  exchange: LegacyExchange,
+): Promise<JsonObject> {
   let params = call.params
   for (let round = 0; round <= core.maxRounds; round++) {
     const result = await spec.run({ ...call, params })
@@ -104,7 +132,8 @@ async function withShim(core: ServerCore, call: MethodCall, spec: MethodSpec, ex
 
 async function askClient(exchange: LegacyExchange, request: InputRequest): Promise<JsonObject> {
   let params = request.params as JsonObject | undefined
-  if (request.method === 'elicitation/create' && params?.mode === 'url') params = { ...params, elicitationId: randomUUID() }
+  if (request.method === 'elicitation/create' && params?.mode === 'url')
+    params = { ...params, elicitationId: randomUUID() }
   try {
     return await exchange.sendRequest(request.method, params)
   } catch (error) {
@@ -138,5 +167,7 @@ function legacyError(fault: TesseraError): { code: number; message: string; data
   let code = fault.jsonrpcCode
   if (fault.code === 'TESSERA_RESOURCE_NOT_FOUND') code = ErrorCode.LegacyResourceNotFound
   if (fault.code === 'TESSERA_MISSING_CAPABILITY') code = ErrorCode.InvalidParams
-  return fault.data === undefined ? { code, message: fault.message } : { code, message: fault.message, data: fault.data }
+  return fault.data === undefined
+    ? { code, message: fault.message }
+    : { code, message: fault.message, data: fault.data }
 }

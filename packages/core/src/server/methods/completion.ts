@@ -30,7 +30,9 @@ export async function complete(call: MethodCall): Promise<JsonObject> {
     throw new TesseraError('TESSERA_INTERNAL', 'Internal error while completing.')
   }
   const all = values.filter((v) => typeof v === 'string')
-  return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } }
+  return {
+    completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES },
+  }
 }
 
 function findCompleter(

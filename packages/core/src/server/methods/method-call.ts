@@ -28,7 +28,8 @@ export function contextInit(call: MethodCall): Omit<ContextInit, 'round'> {
     protocolVersion: call.envelope.protocolVersion,
     clientCapabilities: call.envelope.clientCapabilities,
     clientInfo: call.envelope.clientInfo,
-    logLevel: call.envelope.logLevel,
+    // No log messages unless the server declared the logging capability.
+    logLevel: call.core.logging ? call.envelope.logLevel : undefined,
     progressToken: call.envelope.progressToken,
     exchange: call.exchange,
   }

@@ -5,8 +5,8 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import { runInteractive } from '../mrtr/interactive.ts'
 import { AskSignal } from '../mrtr/input-required.ts'
+import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import { checkPromptArgs } from '../registry/prompts.ts'
 import type { GetPromptResult } from '../types.ts'
@@ -35,7 +35,10 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
     params,
     init: contextInit(call),
     onRefusal: () => {
-      throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: the request was declined; no prompt was produced.')
+      throw new TesseraError(
+        'TESSERA_INVALID_PARAMS',
+        'Invalid params: the request was declined; no prompt was produced.',
+      )
     },
     invoke: async (ctx) => {
       try {

@@ -7,8 +7,8 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { RequestContext } from '../context.ts'
-import { runInteractive } from '../mrtr/interactive.ts'
 import { AskSignal, type InputRequired } from '../mrtr/input-required.ts'
+import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { CacheHint, ReadResourceResult } from '../types.ts'
 import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
@@ -23,7 +23,11 @@ export function listResourceTemplates({ core, params }: MethodCall): JsonObject 
   return listResult('resourceTemplates', page, core.cache.resourceTemplatesList)
 }
 
-function listResult(key: string, page: { items: unknown[]; nextCursor: string | undefined }, hint: CacheHint): JsonObject {
+function listResult(
+  key: string,
+  page: { items: unknown[]; nextCursor: string | undefined },
+  hint: CacheHint,
+): JsonObject {
   const result: JsonObject = { [key]: page.items }
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
   result.ttlMs = hint.ttlMs
@@ -43,7 +47,10 @@ export async function readResource(call: MethodCall): Promise<JsonObject> {
     params,
     init: contextInit(call),
     onRefusal: () => {
-      throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: the request was declined; nothing was read.')
+      throw new TesseraError(
+        'TESSERA_INVALID_PARAMS',
+        'Invalid params: the request was declined; nothing was read.',
+      )
     },
     invoke: async (ctx) => {
       const found = await resolve(call, uri, ctx)

@@ -7,8 +7,8 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
-import { runInteractive } from '../mrtr/interactive.ts'
 import { AskSignal } from '../mrtr/input-required.ts'
+import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
 import { ToolError } from '../tool-error.ts'
@@ -85,7 +85,10 @@ function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult
     { event: 'tool_output_invalid', tool: tool.name, path: checked.path, detail: checked.message },
     'tool returned structured content that does not match its outputSchema',
   )
-  throw new TesseraError('TESSERA_INTERNAL', `Internal error: tool '${tool.name}' returned invalid structured content.`)
+  throw new TesseraError(
+    'TESSERA_INTERNAL',
+    `Internal error: tool '${tool.name}' returned invalid structured content.`,
+  )
 }
 
 function failure(call: MethodCall, tool: RegisteredTool, error: unknown): CallToolResult {
@@ -99,7 +102,10 @@ function singleUseAnswers(tool: RegisteredTool) {
     what: `tools/call ${tool.name}`,
     onDuplicate(outcome: string): CallToolResult {
       const recorded = safeParse(outcome)
-      const note = { type: 'text' as const, text: 'Already accepted: this answer was acted on before; nothing was done twice.' }
+      const note = {
+        type: 'text' as const,
+        text: 'Already accepted: this answer was acted on before; nothing was done twice.',
+      }
       if (recorded === undefined) return { content: [note] }
       return { ...recorded, content: [note, ...recorded.content] }
     },

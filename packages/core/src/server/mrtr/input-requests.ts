@@ -97,7 +97,8 @@ export function kindsOf(request: InputRequest): InputKind[] {
 }
 
 export function assertInputRequest(key: string, request: InputRequest): void {
-  if (key === '' || key.length > 128) throw new TypeError(`Input request key '${key}' must be 1-128 characters.`)
+  if (key === '' || key.length > 128)
+    throw new TypeError(`Input request key '${key}' must be 1-128 characters.`)
   const method = (request as { method?: unknown }).method
   if (method !== 'elicitation/create' && method !== 'sampling/createMessage' && method !== 'roots/list') {
     throw new TypeError(`Input request '${key}' has an unknown method '${String(method)}'.`)

@@ -11,8 +11,8 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { declares, type InputKind, requiredCapabilitiesFor } from '../../protocol/modern/capabilities.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { ServerCore } from '../server-core.ts'
-import { AskSignal, InputRequired } from './input-required.ts'
 import { type InputRequest, kindsOf } from './input-requests.ts'
+import { AskSignal, InputRequired } from './input-required.ts'
 import { questionDigest, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
@@ -60,7 +60,11 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
   return ask(call, ctx, round, outcome, binding)
 }
 
-async function execute<R>(call: InteractiveCall<R>, ctx: RequestContext, round: RoundState): Promise<R | InputRequired> {
+async function execute<R>(
+  call: InteractiveCall<R>,
+  ctx: RequestContext,
+  round: RoundState,
+): Promise<R | InputRequired> {
   const once = async (): Promise<R | InputRequired> => {
     let out: R | InputRequired | AskSignal
     try {

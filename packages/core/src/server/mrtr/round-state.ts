@@ -82,7 +82,8 @@ export class RoundState {
       if (raw === undefined) return { found: false, unreadable: false }
       // With a state, only answers to the questions that state asked count; without one (first
       // round) an answer can only be the client volunteering it, like an argument.
-      if (this.asked !== undefined && this.asked.get(key) !== digest) return { found: false, unreadable: false }
+      if (this.asked !== undefined && this.asked.get(key) !== digest)
+        return { found: false, unreadable: false }
     }
     const answer = readAnswer(request, raw)
     if (answer === undefined) return { found: false, unreadable: true }
@@ -100,4 +101,3 @@ export class RoundState {
 export function questionDigest(request: InputRequest): string {
   return createHash('sha256').update(canonicalJson(request)).digest('base64url').slice(0, 22)
 }
-

@@ -5,6 +5,8 @@
  * logger and metrics only; the client always gets the same -32602. Counts per key id tell an
  * operator when an old key has stopped arriving and can leave the ring.
  */
+
+import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import {
   type AuthInfo,
@@ -19,7 +21,6 @@ import {
   type StateRefusal,
   unboundBinder,
 } from '../../security/request-state/index.ts'
-import { TesseraError } from '../../errors.ts'
 import type { Logger } from '../logger.ts'
 
 export interface RequestStateOptions {

@@ -52,7 +52,8 @@ function honoured(core: ServerCore, requested: JsonObject): Filter {
   const filter: Filter = {}
   if (requested.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true
   if (requested.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true
-  if (requested.resourcesListChanged === true && caps.resources?.listChanged) filter.resourcesListChanged = true
+  if (requested.resourcesListChanged === true && caps.resources?.listChanged)
+    filter.resourcesListChanged = true
   const uris = requested.resourceSubscriptions
   if (Array.isArray(uris) && caps.resources?.subscribe) {
     const valid = uris.filter((u): u is string => typeof u === 'string').slice(0, 1000)

@@ -21,13 +21,19 @@ import { listen } from './listen.ts'
 import { methodTable } from './method-table.ts'
 import { failure, type Reply, success, toTesseraError } from './reply.ts'
 
-export async function serveModern(core: ServerCore, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+export async function serveModern(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  exchange: Exchange,
+): Promise<Reply> {
   try {
     return await dispatch(core, request, exchange)
   } catch (error) {
     return failure(
       request.id,
-      toTesseraError(error, (err) => core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')),
+      toTesseraError(error, (err) =>
+        core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error'),
+      ),
     )
   }
 }
@@ -36,7 +42,10 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
   const params = request.params
   const read = readEnvelope(params)
   if (!read.ok) {
-    throw new TesseraError(read.badLogLevel ? 'TESSERA_INVALID_PARAMS' : 'TESSERA_INVALID_ENVELOPE', read.message)
+    throw new TesseraError(
+      read.badLogLevel ? 'TESSERA_INVALID_PARAMS' : 'TESSERA_INVALID_ENVELOPE',
+      read.message,
+    )
   }
   const envelope = read.envelope
   const headers = exchange.headers

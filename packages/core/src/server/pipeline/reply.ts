@@ -41,8 +41,19 @@ function errorObject(error: TesseraError): { code: number; message: string; data
 /** Anything that is not a TesseraError is an internal failure: logged, never shown. */
 export function toTesseraError(error: unknown, log: (error: unknown) => void): TesseraError {
   if (isTesseraError(error)) return error
-  if (error instanceof Error && (error as { code?: string }).code === 'TESSERA_STORE_UNAVAILABLE') {
-    return new TesseraError('TESSERA_STORE_UNAVAILABLE', 'The single-use store is unavailable; nothing was done. Retry later.')
+  const code = error instanceof Error ? (error as { code?: string }).code : undefined
+  if (code === 'TESSERA_STORE_UNAVAILABLE') {
+    return new TesseraError(
+      'TESSERA_STORE_UNAVAILABLE',
+      'The single-use store is unavailable; nothing was done. Retry later.',
+    )
+  }
+  if (code === 'TESSERA_LEASE_LOST') {
+    log(error)
+    return new TesseraError(
+      'TESSERA_INTERNAL',
+      'Internal error: the single-use lease was lost while the action ran; check its outcome before retrying.',
+    )
   }
   log(error)
   return new TesseraError('TESSERA_INTERNAL', 'Internal error.')

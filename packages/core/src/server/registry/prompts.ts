@@ -43,7 +43,14 @@ export class PromptRegistry {
     if (args.length > 0) d.arguments = args
     if (config.icons !== undefined) d.icons = config.icons
     if (config._meta !== undefined) d._meta = config._meta
-    this.prompts.set(name, { name, descriptor: d, arguments: args, schema, complete: config.complete, handler })
+    this.prompts.set(name, {
+      name,
+      descriptor: d,
+      arguments: args,
+      schema,
+      complete: config.complete,
+      handler,
+    })
     this.listCache = undefined
   }
 
@@ -71,12 +78,16 @@ export function checkPromptArgs(prompt: RegisteredPrompt, raw: unknown): PromptA
     const parsed = prompt.schema.safeParse(args)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
-      return { ok: false, message: `argument '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}` }
+      return {
+        ok: false,
+        message: `argument '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`,
+      }
     }
     return { ok: true, value: parsed.data as Record<string, string> }
   }
   for (const arg of prompt.arguments) {
-    if (arg.required && args[arg.name] === undefined) return { ok: false, message: `missing required argument '${arg.name}'` }
+    if (arg.required && args[arg.name] === undefined)
+      return { ok: false, message: `missing required argument '${arg.name}'` }
   }
   return { ok: true, value: args as Record<string, string> }
 }

@@ -4,8 +4,15 @@
  * resolves a static resource first, then the first template whose handler knows the URI.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type {
+  CacheHint,
+  Completer,
+  ResourceConfig,
+  ResourceHandler,
+  TemplateConfig,
+  TemplateHandler,
+} from '../types.ts'
 import { compileUriTemplate, type UriTemplate } from '../uri-template.ts'
-import type { CacheHint, Completer, ResourceConfig, ResourceHandler, TemplateConfig, TemplateHandler } from '../types.ts'
 
 export interface RegisteredResource {
   readonly uri: string
@@ -34,7 +41,8 @@ export class ResourceRegistry {
 
   register(uri: string, config: ResourceConfig, handler: ResourceHandler): void {
     assertUri(uri)
-    if (typeof config?.name !== 'string' || config.name === '') throw new TypeError(`Resource '${uri}' needs a name.`)
+    if (typeof config?.name !== 'string' || config.name === '')
+      throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
     this.resources.set(uri, { uri, descriptor: describe({ uri }, config), cache: config.cache, handler })
     this.resourceList = undefined
@@ -44,7 +52,8 @@ export class ResourceRegistry {
     if (typeof config?.name !== 'string' || config.name === '') {
       throw new TypeError(`Resource template '${uriTemplate}' needs a name.`)
     }
-    if (typeof handler !== 'function') throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
+    if (typeof handler !== 'function')
+      throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
     const template = compileUriTemplate(uriTemplate)
     this.templates.set(uriTemplate, {
       template,

@@ -38,7 +38,8 @@ export class ToolRegistry {
     if (typeof handler !== 'function') throw new TypeError(`Tool '${name}' needs a handler function.`)
     const input = config.input === undefined ? undefined : compileSchema(config.input, 'input')
     const inputSchema = input?.jsonSchema ?? EMPTY_OBJECT_SCHEMA
-    if (inputSchema.type !== 'object') throw new TypeError(`Tool '${name}': inputSchema must have type "object".`)
+    if (inputSchema.type !== 'object')
+      throw new TypeError(`Tool '${name}': inputSchema must have type "object".`)
     const output = config.output === undefined ? undefined : compileSchema(config.output, 'output')
     const tool: RegisteredTool = {
       name,

@@ -53,7 +53,8 @@ function headerBytes(headers: Headers): number {
 
 async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string | undefined> {
   const declared = Number(request.headers.get('content-length'))
-  if (declared > options.maxBodyBytes || request.body === null) return declared > options.maxBodyBytes ? undefined : ''
+  if (declared > options.maxBodyBytes || request.body === null)
+    return declared > options.maxBodyBytes ? undefined : ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0

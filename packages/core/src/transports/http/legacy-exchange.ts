@@ -19,7 +19,9 @@ import { type ReplyWriter, SSE_HEADERS, type SseWriter } from './reply-writer.ts
 export const RETRY_MS = 500
 
 export function eventFrame(id: string, message: JsonObject | undefined): string {
-  return message === undefined ? `id: ${id}\ndata: \n\n` : `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`
+  return message === undefined
+    ? `id: ${id}\ndata: \n\n`
+    : `id: ${id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`
 }
 
 export class LegacyHttpExchange implements LegacyExchange {

@@ -15,14 +15,13 @@ import { principalKey } from '../../server/legacy/principal.ts'
 import { serveLegacy } from '../../server/legacy/serve-legacy.ts'
 import type { LegacySession } from '../../server/legacy/session-store.ts'
 import type { ServerEvent } from '../../server/notification-bus.ts'
-import type { HandshakeRuntime } from '../../server/server-core.ts'
 import { toTesseraError } from '../../server/pipeline/reply.ts'
+import type { HandshakeRuntime } from '../../server/server-core.ts'
 import { eventFrame, LegacyHttpExchange, RETRY_MS, streamIdFor } from './legacy-exchange.ts'
 import type { ResolvedHttpOptions } from './options.ts'
 import type { HttpInput } from './post.ts'
 import { writeError } from './post.ts'
 import { type ReplyWriter, SSE_HEADERS } from './reply-writer.ts'
-
 
 export interface LegacyContext {
   server: McpServer
@@ -42,14 +41,23 @@ export async function legacyInitialize(c: LegacyContext, request: JsonRpcRequest
     return writeError(c.writer, 200, request.id, fault.jsonrpcCode, fault.message)
   }
   if (!(await c.runtime.sessions.create(opened.session))) {
-    return writeError(c.writer, 503, request.id, ErrorCode.InternalError, 'Too many sessions; try again later.')
+    return writeError(
+      c.writer,
+      503,
+      request.id,
+      ErrorCode.InternalError,
+      'Too many sessions; try again later.',
+    )
   }
   const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, result: opened.result })
   c.writer.json(200, body, { 'mcp-session-id': opened.session.id })
 }
 
 /** The session a request names, or an answer already written (400 missing, 404 unknown). */
-export async function requireSession(c: LegacyContext, id: JsonRpcRequest['id'] | undefined): Promise<LegacySession | undefined> {
+export async function requireSession(
+  c: LegacyContext,
+  id: JsonRpcRequest['id'] | undefined,
+): Promise<LegacySession | undefined> {
   const sessionId = c.input.headers.get('mcp-session-id')
   if (sessionId === undefined) {
     writeError(c.writer, 400, id, ErrorCode.InvalidRequest, 'Bad request: Mcp-Session-Id header is required.')
@@ -87,7 +95,8 @@ export async function legacyMessage(c: LegacyContext, inbound: InboundMessage): 
   const exchange = new LegacyHttpExchange(c.input.headers, c.auth, c.writer, c.runtime, session, controller)
   try {
     const reply = await serveLegacy(c.server.core, request, session, c.runtime.sessions, exchange)
-    if (reply.kind === 'response' && !controller.signal.aborted) await exchange.respond(reply.status, reply.body as unknown as JsonObject)
+    if (reply.kind === 'response' && !controller.signal.aborted)
+      await exchange.respond(reply.status, reply.body as unknown as JsonObject)
     else if (!c.writer.closed) c.writer.empty(202)
   } finally {
     c.runtime.inflight.delete(key)
@@ -106,7 +115,8 @@ async function legacyNotification(
   }
   if (method === 'notifications/cancelled') {
     const id = params?.requestId
-    if (typeof id === 'string' || typeof id === 'number') c.runtime.inflight.get(`${session.id}\u0000${String(id)}`)?.abort()
+    if (typeof id === 'string' || typeof id === 'number')
+      c.runtime.inflight.get(`${session.id}\u0000${String(id)}`)?.abort()
   }
 }
 
@@ -123,7 +133,13 @@ export async function legacyGet(c: LegacyContext): Promise<void> {
   if (!session) return
   const accept = c.input.headers.get('accept') ?? ''
   if (!accept.includes('text/event-stream') && !accept.includes('*/*')) {
-    return writeError(c.writer, 406, undefined, ErrorCode.InvalidRequest, 'Not acceptable: GET needs Accept: text/event-stream.')
+    return writeError(
+      c.writer,
+      406,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Not acceptable: GET needs Accept: text/event-stream.',
+    )
   }
   const lastEventId = c.input.headers.get('last-event-id')
   const owned = lastEventId !== undefined && streamOf(lastEventId)?.startsWith(`${session.id}.`) === true
@@ -135,7 +151,11 @@ async function resume(c: LegacyContext, lastEventId: string): Promise<void> {
   const stream = c.writer.sse(SSE_HEADERS)
   const controller = new AbortController()
   c.writer.onClose(() => controller.abort())
-  await c.runtime.events.replay(lastEventId, (event) => stream.write(eventFrame(event.id, event.message)), controller.signal)
+  await c.runtime.events.replay(
+    lastEventId,
+    (event) => stream.write(eventFrame(event.id, event.message)),
+    controller.signal,
+  )
   if (!c.writer.closed) stream.end()
 }
 
@@ -163,7 +183,8 @@ async function standalone(c: LegacyContext, session: LegacySession): Promise<voi
       return
     }
     void forward(c, session.id, event).then((method) => {
-      if (method) send({ jsonrpc: '2.0', method, params: event.type === 'resources/updated' ? { uri: event.uri } : {} })
+      if (method)
+        send({ jsonrpc: '2.0', method, params: event.type === 'resources/updated' ? { uri: event.uri } : {} })
     })
   })
   const stop = () => {

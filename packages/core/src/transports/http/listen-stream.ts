@@ -6,7 +6,11 @@
 import type { Reply } from '../../server/pipeline/reply.ts'
 import { type ReplyWriter, SSE_HEADERS, sseFrame } from './reply-writer.ts'
 
-export function openListenStream(reply: Extract<Reply, { kind: 'stream' }>, writer: ReplyWriter, keepAliveMs: number): void {
+export function openListenStream(
+  reply: Extract<Reply, { kind: 'stream' }>,
+  writer: ReplyWriter,
+  keepAliveMs: number,
+): void {
   const stream = writer.sse(SSE_HEADERS)
   const timer = setInterval(() => {
     if (!writer.closed) stream.write(': keep-alive\n\n')

@@ -3,13 +3,18 @@
  * The node:http face: the fast path. No Web `Request`/`Response` conversion, no stream objects
  * unless a reply streams, body read straight from the socket with a byte limit.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { McpServer } from '../../server/create-server.ts'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
+import type { McpServer } from '../../server/create-server.ts'
 import { NodeHeaderView } from './node-headers.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
-import { handlePost, type HttpInput, writeError } from './post.ts'
+import { type HttpInput, handlePost, writeError } from './post.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -30,7 +35,11 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       writer.json(404, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Not found."}}')
       return
     }
-    const input: HttpInput = { method: req.method ?? 'GET', headers: new NodeHeaderView(req), body: () => readBody(req, resolved) }
+    const input: HttpInput = {
+      method: req.method ?? 'GET',
+      headers: new NodeHeaderView(req),
+      body: () => readBody(req, resolved),
+    }
     handlePost(server, resolved, input, writer).catch((error: unknown) => {
       server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.closed && !res.headersSent) writeError(writer, 500, undefined, -32603, 'Internal error.')
@@ -126,7 +135,10 @@ class NodeReplyWriter implements ReplyWriter {
 
   json(status: number, body: string, headers?: Record<string, string>): void {
     this.ended = true
-    const h: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
+    const h: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    }
     if (headers) Object.assign(h, headers)
     this.res.writeHead(status, h)
     this.res.end(body)

@@ -50,7 +50,9 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
   const hosts = options?.allowedHosts ?? (local ? LOCAL_HOSTS : undefined)
   return {
     path: options?.path ?? '/mcp',
-    policy: protect ? createHostPolicy({ allowedHosts: hosts, allowedOrigins: options?.allowedOrigins }) : undefined,
+    policy: protect
+      ? createHostPolicy({ allowedHosts: hosts, allowedOrigins: options?.allowedOrigins })
+      : undefined,
     maxBodyBytes: limit(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
     maxHeaderBytes: limit(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
     keepAliveMs: limit(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),

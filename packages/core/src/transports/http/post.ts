@@ -4,20 +4,21 @@
  * negotiation, authentication, parse, era classification, dispatch, reply. Checks run in the
  * order of the spec digest §8.5, and every refusal is one short sentence with its own status.
  */
+
+import { classify } from '../../protocol/eras/classify.ts'
 import { ErrorCode } from '../../protocol/jsonrpc/error-codes.ts'
 import type { InboundMessage, JsonRpcErrorObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
-import { classify } from '../../protocol/eras/classify.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { McpServer } from '../../server/create-server.ts'
 import type { Reply } from '../../server/pipeline/reply.ts'
 import { HttpExchange } from './http-exchange.ts'
-import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
-import type { ReplyWriter } from './reply-writer.ts'
 import { legacyDelete, legacyGet, legacyInitialize, legacyMessage } from './legacy-http.ts'
 import { openListenStream } from './listen-stream.ts'
+import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
+import type { ReplyWriter } from './reply-writer.ts'
 
 export interface HttpInput {
   method: string
@@ -38,17 +39,33 @@ function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: Reply
 
 function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {
   if (!acceptsBoth(input.headers.get('accept'))) {
-    writeError(writer, 406, undefined, ErrorCode.InvalidRequest, 'Not acceptable: Accept must list application/json and text/event-stream.')
+    writeError(
+      writer,
+      406,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Not acceptable: Accept must list application/json and text/event-stream.',
+    )
     return false
   }
   if (!isJsonContentType(input.headers.get('content-type'))) {
-    writeError(writer, 415, undefined, ErrorCode.InvalidRequest, 'Unsupported media type: Content-Type must be application/json.')
+    writeError(
+      writer,
+      415,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Unsupported media type: Content-Type must be application/json.',
+    )
     return false
   }
   return true
 }
 
-async function authenticate(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): Promise<AuthInfo | undefined | false> {
+async function authenticate(
+  options: ResolvedHttpOptions,
+  input: HttpInput,
+  writer: ReplyWriter,
+): Promise<AuthInfo | undefined | false> {
   if (!options.authenticate) return undefined
   try {
     return await options.authenticate(input.headers)
@@ -70,7 +87,9 @@ export async function handlePost(
   const isStreamMethod = input.method === 'GET' || input.method === 'DELETE'
   if (input.method !== 'POST' && !(isStreamMethod && runtime)) {
     const allow = runtime ? 'GET, POST, DELETE' : 'POST'
-    return writeError(writer, 405, undefined, ErrorCode.InvalidRequest, `Method not allowed: use ${allow}.`, { allow })
+    return writeError(writer, 405, undefined, ErrorCode.InvalidRequest, `Method not allowed: use ${allow}.`, {
+      allow,
+    })
   }
   if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
   const auth = await authenticate(options, input, writer)
@@ -81,7 +100,13 @@ export async function handlePost(
   }
   const text = await input.body()
   if (text === undefined) {
-    return writeError(writer, 413, undefined, ErrorCode.InvalidRequest, 'Payload too large: the request body exceeds the limit.')
+    return writeError(
+      writer,
+      413,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Payload too large: the request body exceeds the limit.',
+    )
   }
   const parsed = parseMessage(text)
   if (!parsed.ok) return writeError(writer, 400, parsed.id, parsed.error.code, parsed.error.message)
@@ -97,7 +122,13 @@ export async function handlePost(
     if (inbound.kind === 'notification') return writer.empty(202)
     if (inbound.kind !== 'request') return refuse(server, inbound, input.headers, writer)
     if (route.action === 'missing-meta') {
-      return writeError(writer, 400, inbound.message.id, ErrorCode.InvalidParams, 'Invalid params: _meta is required.')
+      return writeError(
+        writer,
+        400,
+        inbound.message.id,
+        ErrorCode.InvalidParams,
+        'Invalid params: _meta is required.',
+      )
     }
     const exchange = new HttpExchange(input.headers, auth, writer)
     const reply = await server.handleModern(inbound.message, exchange)
@@ -112,7 +143,12 @@ export async function handlePost(
   return refuse(server, inbound, input.headers, writer)
 }
 
-function deliver(reply: Reply, exchange: HttpExchange, writer: ReplyWriter, options: ResolvedHttpOptions): void {
+function deliver(
+  reply: Reply,
+  exchange: HttpExchange,
+  writer: ReplyWriter,
+  options: ResolvedHttpOptions,
+): void {
   if (reply.kind === 'response') return exchange.respond(reply.status, reply.body)
   if (reply.kind === 'accepted') return writer.empty(202)
   openListenStream(reply, writer, options.keepAliveMs)
@@ -121,20 +157,41 @@ function deliver(reply: Reply, exchange: HttpExchange, writer: ReplyWriter, opti
 /** What neither era can serve: a response to nobody, a legacy request without a session, an unsupported version. */
 function refuse(server: McpServer, inbound: InboundMessage, headers: HeaderView, writer: ReplyWriter): void {
   if (inbound.kind === 'response') {
-    return writeError(writer, 400, undefined, ErrorCode.InvalidRequest, 'Invalid request: there is no request to answer here.')
+    return writeError(
+      writer,
+      400,
+      undefined,
+      ErrorCode.InvalidRequest,
+      'Invalid request: there is no request to answer here.',
+    )
   }
   if (inbound.kind === 'notification') return writer.empty(202)
   const request = inbound.message
   if (server.core.handshake && request.method !== 'initialize') {
-    return writeError(writer, 400, request.id, ErrorCode.InvalidRequest, 'Bad request: Mcp-Session-Id header is required.')
+    return writeError(
+      writer,
+      400,
+      request.id,
+      ErrorCode.InvalidRequest,
+      'Bad request: Mcp-Session-Id header is required.',
+    )
   }
   const versionHeader = headers.get('mcp-protocol-version')
   const supported = [...server.core.versions.modern, ...server.core.versions.legacy]
-  const requested = request.method === 'initialize' ? String(request.params?.protocolVersion ?? '') : (versionHeader ?? '')
-  writeError(writer, 400, request.id, ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version: this server speaks 2026-07-28 only.', undefined, {
-    supported,
-    requested,
-  })
+  const requested =
+    request.method === 'initialize' ? String(request.params?.protocolVersion ?? '') : (versionHeader ?? '')
+  writeError(
+    writer,
+    400,
+    request.id,
+    ErrorCode.UnsupportedProtocolVersion,
+    'Unsupported protocol version: this server speaks 2026-07-28 only.',
+    undefined,
+    {
+      supported,
+      requested,
+    },
+  )
 }
 
 function writeAuthError(writer: ReplyWriter, error: unknown): void {
@@ -173,4 +230,3 @@ function isJsonContentType(value: string | undefined): boolean {
   const type = value.split(';')[0]!.trim().toLowerCase()
   return type === 'application/json'
 }
-

@@ -12,8 +12,8 @@ import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { hasModernClaim } from '../../protocol/modern/envelope.ts'
 import type { McpServer } from '../../server/create-server.ts'
 import type { LegacyExchange } from '../../server/exchange.ts'
-import { StdioLegacy } from './stdio-legacy.ts'
 import type { Reply } from '../../server/pipeline/reply.ts'
+import { StdioLegacy } from './stdio-legacy.ts'
 
 export interface StdioOptions {
   input?: Readable
@@ -44,7 +44,10 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
   lines.on('line', (line) => {
     if (line.trim() === '') return
     if (Buffer.byteLength(line) > maxLine) {
-      write({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: 'Invalid request: the line is too long.' } })
+      write({
+        jsonrpc: '2.0',
+        error: { code: ErrorCode.InvalidRequest, message: 'Invalid request: the line is too long.' },
+      })
       return
     }
     const task = handleLine(server, line, inflight, write, legacy)
@@ -69,7 +72,11 @@ async function handleLine(
 ): Promise<void> {
   const parsed = parseMessage(line)
   if (!parsed.ok) {
-    write(parsed.id === undefined ? { jsonrpc: '2.0', error: parsed.error } : { jsonrpc: '2.0', id: parsed.id, error: parsed.error })
+    write(
+      parsed.id === undefined
+        ? { jsonrpc: '2.0', error: parsed.error }
+        : { jsonrpc: '2.0', id: parsed.id, error: parsed.error },
+    )
     return
   }
   const inbound = parsed.value
@@ -87,7 +94,11 @@ async function handleLine(
   // initialize switches this process into the handshake era; modern lines are still served as modern.
   if (request.method === 'initialize') return legacy.initialize(request)
   if (legacy.session !== undefined) return serveRequest(server, request, inflight, write, legacy)
-  write({ jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: 'Invalid params: _meta is required.' } })
+  write({
+    jsonrpc: '2.0',
+    id: request.id,
+    error: { code: ErrorCode.InvalidParams, message: 'Invalid params: _meta is required.' },
+  })
 }
 
 async function serveRequest(
@@ -114,7 +125,9 @@ async function serveRequest(
     },
   }
   try {
-    const reply = legacy ? await legacy.serve(request, exchange) : await server.handleModern(request, exchange)
+    const reply = legacy
+      ? await legacy.serve(request, exchange)
+      : await server.handleModern(request, exchange)
     if (reply.kind === 'stream') return openStream(reply, flight, inflight, key, write)
     if (reply.kind === 'response' && !flight.controller.signal.aborted) write(reply.body)
   } finally {
@@ -159,4 +172,3 @@ function cancel(inflight: Map<string, InFlight>, params: JsonObject | undefined)
 function idKey(id: JsonRpcId): string {
   return `${typeof id}:${id}`
 }
-

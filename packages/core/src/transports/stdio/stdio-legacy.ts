@@ -11,15 +11,22 @@ import type { LegacyExchange } from '../../server/exchange.ts'
 import { newSession } from '../../server/legacy/initialize.ts'
 import { OutboundRequests } from '../../server/legacy/outbound.ts'
 import { serveLegacy } from '../../server/legacy/serve-legacy.ts'
-import { type LegacySession, memorySessionStore, type SessionStore } from '../../server/legacy/session-store.ts'
-import { toTesseraError } from '../../server/pipeline/reply.ts'
+import {
+  type LegacySession,
+  memorySessionStore,
+  type SessionStore,
+} from '../../server/legacy/session-store.ts'
 import type { Reply } from '../../server/pipeline/reply.ts'
+import { toTesseraError } from '../../server/pipeline/reply.ts'
 
 const STDIO_SESSION = 'stdio'
 
 export class StdioLegacy {
   session: LegacySession | undefined
-  private readonly sessions: SessionStore = memorySessionStore({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER })
+  private readonly sessions: SessionStore = memorySessionStore({
+    maxSessions: 1,
+    idleMs: Number.MAX_SAFE_INTEGER,
+  })
   private readonly outbound = new OutboundRequests()
   private unsubscribe: (() => void) | undefined
   private ready: Promise<unknown> = Promise.resolve()
@@ -34,7 +41,14 @@ export class StdioLegacy {
       this.write({
         jsonrpc: '2.0',
         id: request.id,
-        error: { code: ErrorCode.UnsupportedProtocolVersion, message: 'Unsupported protocol version: this server speaks 2026-07-28 only.', data: { supported: this.server.core.versions.modern, requested: String(request.params?.protocolVersion ?? '') } },
+        error: {
+          code: ErrorCode.UnsupportedProtocolVersion,
+          message: 'Unsupported protocol version: this server speaks 2026-07-28 only.',
+          data: {
+            supported: this.server.core.versions.modern,
+            requested: String(request.params?.protocolVersion ?? ''),
+          },
+        },
       })
       return
     }
@@ -49,7 +63,11 @@ export class StdioLegacy {
       this.write({ jsonrpc: '2.0', id: request.id, result: opened.result })
     } catch (error) {
       const fault = toTesseraError(error, () => {})
-      this.write({ jsonrpc: '2.0', id: request.id, error: { code: fault.jsonrpcCode, message: fault.message } })
+      this.write({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: fault.jsonrpcCode, message: fault.message },
+      })
     }
   }
 
@@ -80,9 +98,12 @@ export class StdioLegacy {
     this.unsubscribe?.()
     this.unsubscribe = this.server.core.bus.subscribe((event) => {
       const caps = this.server.core.capabilities()
-      if (event.type === 'tools/list_changed' && caps.tools?.listChanged) this.push('notifications/tools/list_changed', {})
-      if (event.type === 'prompts/list_changed' && caps.prompts?.listChanged) this.push('notifications/prompts/list_changed', {})
-      if (event.type === 'resources/list_changed' && caps.resources?.listChanged) this.push('notifications/resources/list_changed', {})
+      if (event.type === 'tools/list_changed' && caps.tools?.listChanged)
+        this.push('notifications/tools/list_changed', {})
+      if (event.type === 'prompts/list_changed' && caps.prompts?.listChanged)
+        this.push('notifications/prompts/list_changed', {})
+      if (event.type === 'resources/list_changed' && caps.resources?.listChanged)
+        this.push('notifications/resources/list_changed', {})
       if (event.type === 'resources/updated') {
         const uri = event.uri
         void this.sessions.get(STDIO_SESSION).then((session) => {

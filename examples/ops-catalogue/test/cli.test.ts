@@ -1,0 +1,54 @@
+/**
+ * @module cli.test
+ * The command line: defaults, the environment, and the combinations that make no sense.
+ */
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_DATA_DIR, parseCli, SHIPPED_CATALOGUE } from '../src/cli.ts'
+
+describe('parseCli', () => {
+  it('defaults to HTTP on 127.0.0.1:3000/mcp over SQLite in the package data folder', () => {
+    const cli = parseCli([], {})
+    expect(cli).toEqual({
+      kind: 'run',
+      config: {
+        mode: 'http',
+        workers: 1,
+        host: '127.0.0.1',
+        port: 3000,
+        path: '/mcp',
+        dataDir: DEFAULT_DATA_DIR,
+        cataloguePath: SHIPPED_CATALOGUE,
+        keysPath: resolve(DEFAULT_DATA_DIR, 'state-keys.json'),
+        store: { kind: 'sqlite', path: resolve(DEFAULT_DATA_DIR, 'ops.sqlite') },
+        logLevel: 'info',
+      },
+    })
+  })
+
+  it('reads PORT and TESSERA_DATA_DIR; --data wins over the environment', () => {
+    const fromEnv = parseCli([], { PORT: '4100', TESSERA_DATA_DIR: '/tmp/ops-a' })
+    expect(fromEnv.kind === 'run' && [fromEnv.config.port, fromEnv.config.dataDir]).toEqual([4100, '/tmp/ops-a'])
+    const flag = parseCli(['--data', '/tmp/ops-b'], { TESSERA_DATA_DIR: '/tmp/ops-a' })
+    expect(flag.kind === 'run' && flag.config.store).toEqual({ kind: 'sqlite', path: '/tmp/ops-b/ops.sqlite' })
+  })
+
+  it('selects stdio, workers and the shared stores', () => {
+    const stdio = parseCli(['--stdio'], {})
+    expect(stdio.kind === 'run' && stdio.config.mode).toBe('stdio')
+    const workers = parseCli(['--workers', '4', '--redis', 'redis://127.0.0.1:6379'], {})
+    expect(workers.kind === 'run' && [workers.config.workers, workers.config.store]).toEqual([
+      4,
+      { kind: 'redis', url: 'redis://127.0.0.1:6379' },
+    ])
+  })
+
+  it('refuses what cannot work together, or at all', () => {
+    expect(parseCli(['--stdio', '--workers', '2'], {}).kind).toBe('error')
+    expect(parseCli(['--redis', 'redis://x', '--postgres', 'postgres://y'], {}).kind).toBe('error')
+    expect(parseCli(['--workers', 'many'], {}).kind).toBe('error')
+    expect(parseCli([], { PORT: '70000' }).kind).toBe('error')
+    expect(parseCli(['--bogus'], {}).kind).toBe('error')
+    expect(parseCli(['--help'], {}).kind).toBe('help')
+  })
+})

@@ -1,0 +1,135 @@
+/**
+ * @module mcp-client
+ * The smallest 2026-07-28 HTTP client the tests need: every POST carries the standard headers
+ * (protocol version, method, and the name for the three addressed methods) and the `_meta`
+ * envelope, so a test states only what it is about. Answers and states are passed verbatim,
+ * because re-sending them unchanged is exactly what the replay tests do.
+ */
+
+export const PROTOCOL_VERSION = '2026-07-28'
+
+export interface JsonRpcError {
+  code: number
+  message: string
+  data?: unknown
+}
+
+export interface McpReply<R = Record<string, unknown>> {
+  status: number
+  result?: R
+  error?: JsonRpcError
+}
+
+export interface ToolResult {
+  resultType: string
+  content?: Array<{ type: string; text?: string; uri?: string }>
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>
+  requestState?: string
+}
+
+export interface ClientOptions {
+  /** The client capabilities declared in every `_meta` (default: form elicitation). */
+  capabilities?: Record<string, unknown>
+  clientInfo?: { name: string; version: string }
+}
+
+const ADDRESSED: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
+
+export class McpClient {
+  private nextId = 1
+
+  constructor(
+    readonly url: string,
+    private readonly options: ClientOptions = {},
+  ) {}
+
+  async request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}): Promise<McpReply<R>> {
+    const meta: Record<string, unknown> = {
+      'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+      'io.modelcontextprotocol/clientCapabilities': this.options.capabilities ?? { elicitation: {} },
+    }
+    if (this.options.clientInfo) meta['io.modelcontextprotocol/clientInfo'] = this.options.clientInfo
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': PROTOCOL_VERSION,
+      'Mcp-Method': method,
+    }
+    const field = ADDRESSED[method]
+    if (field !== undefined && typeof params[field] === 'string') headers['Mcp-Name'] = headerValue(params[field])
+    const id = this.nextId++
+    const response = await fetch(this.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
+    })
+    const body = (await readBody(response)) as { result?: R; error?: JsonRpcError }
+    return { status: response.status, result: body.result, error: body.error }
+  }
+
+  discover() {
+    return this.request('server/discover')
+  }
+
+  listTools() {
+    return this.request<{ tools: Array<{ name: string; inputSchema: Record<string, unknown> }>; ttlMs: number; cacheScope: string }>(
+      'tools/list',
+    )
+  }
+
+  /** `extra` carries `inputResponses` and `requestState` on a retry, unchanged. */
+  callTool(name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    return this.request<ToolResult>('tools/call', { name, arguments: args, ...extra })
+  }
+
+  readResource(uri: string) {
+    return this.request<{ contents: Array<{ uri: string; mimeType?: string; text?: string }>; ttlMs: number; cacheScope: string }>(
+      'resources/read',
+      { uri },
+    )
+  }
+
+  getPrompt(name: string, args: Record<string, string>) {
+    return this.request<{ messages: Array<{ role: string; content: Record<string, unknown> }> }>('prompts/get', {
+      name,
+      arguments: args,
+    })
+  }
+
+  complete(ref: Record<string, unknown>, argument: { name: string; value: string }) {
+    return this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>('completion/complete', {
+      ref,
+      argument,
+    })
+  }
+}
+
+/** An elicitation answer as the client sends it back under `inputResponses`. */
+export function answer(action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Record<string, unknown> {
+  return content === undefined ? { action } : { action, content }
+}
+
+/** The text of a tool result's content blocks, joined: what a model would read. */
+export function textOf(result: ToolResult | undefined): string {
+  return (result?.content ?? []).map((c) => c.text ?? '').join('\n')
+}
+
+// Values outside visible ASCII travel Base64-encoded (spec §8.2).
+function headerValue(value: string): string {
+  return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?base64?')
+    ? value
+    : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return JSON.parse(text)
+  // An SSE reply ends with the response; notifications before it are not what these tests read.
+  const events = text
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>)
+  return events.reverse().find((e) => 'result' in e || 'error' in e) ?? {}
+}

@@ -1,0 +1,171 @@
+/**
+ * @module redis-event-store
+ * The message log behind resumable SSE streams of the handshake era (2025-11-25), in Redis
+ * Streams, so a client whose connection to one instance broke resumes on any other. One Redis
+ * stream per SSE stream; an event id is `<streamId>/<entry id>`, exactly what the client echoes
+ * in `Last-Event-ID`. `finish` appends an end marker. A replay reads the backlog with XRANGE,
+ * then follows new entries with XREAD BLOCK on its own connection (a blocked connection serves
+ * nobody else), in short blocks so an abort is honoured within a fraction of a second.
+ */
+import type { EventStore, StoredEvent } from '@tessera/core'
+import { streamOf } from '@tessera/core'
+import { Redis } from 'ioredis'
+import { withTimeout } from './redis-session-store.ts'
+
+export interface RedisEventStoreOptions {
+  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
+  url?: string
+  /** An existing client; the store does not close it (replays use duplicates of it). */
+  client?: Redis
+  /** Prefix of every stream key. Default `tessera:events:`. */
+  keyPrefix?: string
+  /** Events kept per stream, approximately (MAXLEN ~). Default 1000. */
+  maxEventsPerStream?: number
+  /** A stream key expires this long after its last event or its end. Default 1 hour. */
+  streamTtlMs?: number
+  /** Bound on every non-blocking call, including connecting. Default 2000. */
+  timeoutMs?: number
+  /** Longest single XREAD BLOCK of a replay (default 500): bounds how late an abort is seen. */
+  blockMs?: number
+}
+
+/** Field names of a stream entry: a message, the priming event, the end marker. */
+const MESSAGE = 'm'
+const PRIMING = 'p'
+const END = 'e'
+const ENTRY_ID = /^\d{1,20}-\d{1,20}$/
+const BATCH = 100
+
+type Entry = [id: string, fields: string[]]
+
+export function redisEventStore(options: RedisEventStoreOptions): EventStore {
+  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
+  const maxEvents = positive(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
+  const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
+  const blockMs = positive(options.blockMs ?? 500, 'blockMs')
+  const owned = options.client === undefined
+  const client = options.client ?? connect(options.url, timeoutMs)
+  const prefix = options.keyPrefix ?? 'tessera:events:'
+  /** Connections of running replays, dropped on close so no replay outlives the store. */
+  const readers = new Set<Redis>()
+  let closed = false
+
+  const add = async (streamId: string, field: string, value: string): Promise<string> => {
+    const key = prefix + streamId
+    const replies = await withTimeout(
+      'event store append',
+      client.multi().xadd(key, 'MAXLEN', '~', maxEvents, '*', field, value).pexpire(key, ttlMs).exec(),
+      timeoutMs,
+    )
+    const [error, id] = replies?.[0] ?? [new Error('event store append was discarded'), undefined]
+    if (error) throw error
+    return id as string
+  }
+
+  /** Delivers entries in order; true once the end marker is reached. */
+  const deliver = (streamId: string, entries: Entry[], onEvent: (event: StoredEvent) => void): boolean => {
+    for (const [id, fields] of entries) {
+      const field = fields[0]
+      if (field === END) return true
+      const message = field === MESSAGE ? (JSON.parse(fields[1] ?? 'null') as StoredEvent['message']) : undefined
+      onEvent({ id: `${streamId}/${id}`, message })
+    }
+    return false
+  }
+
+  const follow = async (
+    key: string,
+    streamId: string,
+    cursor: string,
+    onEvent: (event: StoredEvent) => void,
+    signal: AbortSignal,
+  ): Promise<void> => {
+    const reader = client.duplicate({ commandTimeout: blockMs + timeoutMs, maxRetriesPerRequest: 1 })
+    reader.on('error', () => {})
+    readers.add(reader)
+    const stop = () => reader.disconnect()
+    signal.addEventListener('abort', stop, { once: true })
+    try {
+      while (!signal.aborted && !closed) {
+        let reply: Array<[string, Entry[]]> | null
+        try {
+          reply = (await reader.xread('COUNT', BATCH, 'BLOCK', blockMs, 'STREAMS', key, cursor)) as Array<
+            [string, Entry[]]
+          > | null
+        } catch (error) {
+          if (signal.aborted || closed) return
+          throw error
+        }
+        if (signal.aborted) return
+        const entries = reply?.[0]?.[1] ?? []
+        if (entries.length === 0) {
+          // Nothing new: stop following a stream that expired without its end marker.
+          if ((await withTimeout('event store replay', client.exists(key), timeoutMs)) === 0) return
+          continue
+        }
+        if (deliver(streamId, entries, onEvent)) return
+        cursor = entries[entries.length - 1]![0]
+      }
+    } finally {
+      signal.removeEventListener('abort', stop)
+      readers.delete(reader)
+      reader.disconnect()
+    }
+  }
+
+  return {
+    append(streamId, message) {
+      return add(streamId, message === undefined ? PRIMING : MESSAGE, message === undefined ? '' : JSON.stringify(message))
+        .then((id) => `${streamId}/${id}`)
+    },
+    async finish(streamId) {
+      await add(streamId, END, '')
+    },
+    async replay(eventId, onEvent, signal) {
+      const streamId = streamOf(eventId)
+      const after = eventId.slice(eventId.lastIndexOf('/') + 1)
+      if (streamId === undefined || !ENTRY_ID.test(after)) return undefined
+      const key = prefix + streamId
+      if ((await withTimeout('event store replay', client.exists(key), timeoutMs)) === 0) return undefined
+      // The backlog, in batches, on the shared connection.
+      let cursor = after
+      while (!signal.aborted) {
+        const entries = (await withTimeout(
+          'event store replay',
+          client.xrange(key, `(${cursor}`, '+', 'COUNT', BATCH),
+          timeoutMs,
+        )) as Entry[]
+        if (deliver(streamId, entries, onEvent)) return streamId
+        if (entries.length < BATCH) {
+          if (entries.length > 0) cursor = entries[entries.length - 1]![0]
+          break
+        }
+        cursor = entries[entries.length - 1]![0]
+      }
+      // Then what comes next, live, until the end marker or the abort.
+      if (!signal.aborted && !closed) await follow(key, streamId, cursor, onEvent, signal)
+      return streamId
+    },
+    async close() {
+      closed = true
+      for (const reader of readers) reader.disconnect()
+      readers.clear()
+      if (!owned) return
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
+      else client.disconnect()
+    },
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
+  return value
+}
+
+function connect(url: string | undefined, timeoutMs: number): Redis {
+  if (!url) throw new TypeError('redisEventStore needs a url or a client')
+  const client = new Redis(url, { connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 1 })
+  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
+  client.on('error', () => {})
+  return client
+}

@@ -1,0 +1,144 @@
+/**
+ * @module redis-session-store
+ * Handshake-era sessions (2025-11-25) in Redis, so every instance behind a load balancer serves
+ * every session. Each session is one JSON string whose key expires natively after `idleMs`
+ * without use; `get` refreshes that expiry. With `maxSessions`, a sorted set of session ids
+ * scored by last use (server clock) counts live sessions without SCAN: the create script trims
+ * the members idle past `idleMs` and refuses when the set is full, atomically.
+ */
+import { createHash } from 'node:crypto'
+import type { LegacySession, SessionStore } from '@tessera/core'
+import { Redis } from 'ioredis'
+
+export interface RedisSessionStoreOptions {
+  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
+  url?: string
+  /** An existing client; the store does not close it. */
+  client?: Redis
+  /** Prefix of every key. Default `tessera:session:`. */
+  keyPrefix?: string
+  /** A session unused this long ends (default 30 minutes). */
+  idleMs?: number
+  /** Live sessions kept at most; `create` answers false beyond it. Default: no limit. */
+  maxSessions?: number
+  /** Bound on every call, including connecting. Default 2000. */
+  timeoutMs?: number
+}
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`
+
+// KEYS: session, index. ARGV: json, idleMs, max (0 = no limit), id.
+const CREATE = `local idle = tonumber(ARGV[2])
+local max = tonumber(ARGV[3])
+if max > 0 then
+  ${NOW}
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - idle))
+  if redis.call('ZCARD', KEYS[2]) >= max then return 0 end
+  redis.call('ZADD', KEYS[2], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], idle)
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', idle)
+return 1`
+
+// KEYS: session, index. ARGV: idleMs, max, id. Returns the JSON, or false when gone.
+const GET = `local value = redis.call('GET', KEYS[1])
+local max = tonumber(ARGV[2])
+if not value then
+  if max > 0 then redis.call('ZREM', KEYS[2], ARGV[3]) end
+  return false
+end
+local idle = tonumber(ARGV[1])
+redis.call('PEXPIRE', KEYS[1], idle)
+if max > 0 then
+  ${NOW}
+  redis.call('ZADD', KEYS[2], now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], idle)
+end
+return value`
+
+// KEYS: session, index. ARGV: id. Returns 1 when a live session was removed.
+const DELETE = `local removed = redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return removed`
+
+interface Script {
+  source: string
+  sha: string
+}
+
+const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
+const SCRIPTS = { create: script(CREATE), get: script(GET), delete: script(DELETE) }
+
+export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
+  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
+  const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
+  const max = options.maxSessions === undefined ? 0 : positive(options.maxSessions, 'maxSessions')
+  const owned = options.client === undefined
+  const client = options.client ?? connect(options.url, timeoutMs)
+  const prefix = options.keyPrefix ?? 'tessera:session:'
+  // Session ids are base64url (no ':'), so `s:<id>` never meets the index key.
+  const keyOf = (id: string) => `${prefix}s:${id}`
+  const index = `${prefix}index`
+
+  const run = (operation: keyof typeof SCRIPTS, id: string, ...args: (string | number)[]): Promise<unknown> =>
+    withTimeout(`session store ${operation}`, evalScript(client, SCRIPTS[operation], [keyOf(id), index], args), timeoutMs)
+
+  return {
+    async create(session) {
+      return (await run('create', session.id, JSON.stringify(session), idleMs, max, session.id)) === 1
+    },
+    async get(id) {
+      const value = await run('get', id, idleMs, max, id)
+      return typeof value === 'string' ? (JSON.parse(value) as LegacySession) : undefined
+    },
+    async update(session) {
+      // XX: an ended or expired session is not brought back; KEEPTTL: updating is not a use.
+      await withTimeout(
+        'session store update',
+        client.set(keyOf(session.id), JSON.stringify(session), 'KEEPTTL', 'XX'),
+        timeoutMs,
+      )
+    },
+    async delete(id) {
+      return (await run('delete', id, id)) === 1
+    },
+    async close() {
+      if (!owned) return
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
+      else client.disconnect()
+    },
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
+  return value
+}
+
+function connect(url: string | undefined, timeoutMs: number): Redis {
+  if (!url) throw new TypeError('redisSessionStore needs a url or a client')
+  const client = new Redis(url, { connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 1 })
+  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
+  client.on('error', () => {})
+  return client
+}
+
+async function evalScript(client: Redis, script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+  try {
+    return await client.evalsha(script.sha, keys.length, ...keys, ...args)
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
+    return client.eval(script.source, keys.length, ...keys, ...args)
+  }
+}
+
+/** Rejects when `promise` takes longer than `ms`, so a Redis outage never hangs a request. */
+export function withTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${operation} timed out after ${ms} ms`)), ms)
+    timer.unref()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
