@@ -482,8 +482,8 @@ async function main(): Promise<number> {
             loadCpu < 90
           ) {
             console.log(
-              `  ${m.server}: neither the server (${pct(serverCpu)}) nor the load generator (${pct(loadCpu)}) ` +
-                'saturated its core: another process probably took CPU time; re-run before quoting this row',
+              `  ${m.server}: neither side saturated its core (server ${pct(serverCpu)}, load ${pct(loadCpu)}): ` +
+                'another process took CPU time; re-run before quoting this row',
             )
           }
           const first = m.reps.flatMap((s) => s.firstErrors ?? [])[0]

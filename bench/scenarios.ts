@@ -10,8 +10,7 @@ import type { Scenario } from './scenario-runner.ts'
 const toolsCallLoop: Scenario = {
   kind: 'scenario',
   name: 'tools-call-loop',
-  description:
-    'the tools-call request through fetch() in a closed loop: compare with the autocannon tools-call case',
+  description: 'the tools-call request via fetch(), one per operation',
   default: true,
   era: '2026-07-28',
   prepare({ origin, cases }) {

@@ -121,7 +121,9 @@ describe('barrel clean', () => {
     const fromCore = esm.filter(([, parent]) => parent === null || !parent.includes('/node_modules/'))
     expect(fromCore.length).toBeGreaterThan(20)
     const forbidden = [
-      ...esm.filter(([specifier, , url]) => isForbidden(specifier) || FORBIDDEN_PATH.test(url)).map(([s, p]) => `${p} → ${s}`),
+      ...esm
+        .filter(([specifier, , url]) => isForbidden(specifier) || FORBIDDEN_PATH.test(url))
+        .map(([s, p]) => `${p} → ${s}`),
       ...cjs.filter((file) => !LOADER_PATH.test(file) && FORBIDDEN_PATH.test(file)),
     ]
     expect(forbidden.map((entry) => entry.replace(`file://${ROOT}/`, ''))).toEqual([])

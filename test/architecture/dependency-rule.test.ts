@@ -2,8 +2,9 @@
  * @module dependency-rule.test
  * The dependency rule of ARCHITECTURE.md, checked on every import of every file (tests included
  * unless a rule says otherwise): `protocol` ← `schema` ← `security` ← `server` ← `transports`,
- * store packages see only `@tessera/core` and their own driver, and core loads no driver and
- * spawns no process. Each rule reports every offending import with its file and line.
+ * store packages see only `@tessera/core` and their own driver (their tests may add vitest and
+ * the shared suites of test/contracts, never another package's sources), and core loads no
+ * driver and spawns no process. Each rule reports every offending import with its file and line.
  */
 import { readdirSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -63,7 +64,8 @@ function layerViolations(from: string, allowed: readonly string[]): string[] {
   return coreEdges
     .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) === from)
     .filter((edge) => {
-      if (isRelative(edge.specifier)) return edge.target === undefined || !allowed.includes(layerOf(edge.target))
+      if (isRelative(edge.specifier))
+        return edge.target === undefined || !allowed.includes(layerOf(edge.target))
       return edge.specifier.startsWith('@tessera/')
     })
     .map(show)
@@ -74,7 +76,8 @@ function forbiddenLayers(from: string, forbidden: readonly string[]): string[] {
   return coreEdges
     .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) === from)
     .filter((edge) => {
-      if (isRelative(edge.specifier)) return edge.target !== undefined && forbidden.includes(layerOf(edge.target))
+      if (isRelative(edge.specifier))
+        return edge.target !== undefined && forbidden.includes(layerOf(edge.target))
       return edge.specifier.startsWith('@tessera/')
     })
     .map(show)
@@ -91,6 +94,8 @@ const STORE_DRIVERS: Readonly<Record<string, string>> = {
 }
 /** What a store's own tests may use besides the store's production imports. */
 const STORE_TEST_TOOLS = new Set(['vitest', 'fast-check'])
+/** Contract suites shared by every implementation of a port; tests may import them, code never. */
+const SHARED_SUITES = join(ROOT, 'test/contracts')
 
 function storeViolations(tests: boolean): string[] {
   const out: string[] = []
@@ -103,12 +108,18 @@ function storeViolations(tests: boolean): string[] {
         const { specifier } = ref
         const edge = { file: repoPath(file), line: ref.line, specifier, target: undefined }
         if (isRelative(specifier)) {
-          if (relative(src, resolveRelative(file, specifier)).startsWith('..')) out.push(show(edge))
+          const target = resolveRelative(file, specifier)
+          const inPackage = !relative(src, target).startsWith('..')
+          const sharedSuite = tests && !relative(SHARED_SUITES, target).startsWith('..')
+          if (!inPackage && !sharedSuite) out.push(show(edge))
           continue
         }
         const pkg = packageOf(specifier)
         const allowed =
-          pkg === '@tessera/core' || pkg === driver || isBuiltin(specifier) || (tests && STORE_TEST_TOOLS.has(pkg))
+          pkg === '@tessera/core' ||
+          pkg === driver ||
+          isBuiltin(specifier) ||
+          (tests && STORE_TEST_TOOLS.has(pkg))
         if (!allowed) out.push(show(edge))
       }
     }
@@ -168,7 +179,9 @@ describe('dependency rule', () => {
   it('noCoreFileImportsAStoreDriverOrAStorePackage', () => {
     const found = coreEdges
       .filter((edge) => !isRelative(edge.specifier))
-      .filter((edge) => DRIVERS.includes(packageOf(edge.specifier)) || edge.specifier.startsWith('@tessera/store-'))
+      .filter(
+        (edge) => DRIVERS.includes(packageOf(edge.specifier)) || edge.specifier.startsWith('@tessera/store-'),
+      )
       .map(show)
     expect(found).toEqual([])
   })

@@ -50,7 +50,8 @@ export function importsOf(path: string): ImportRef[] {
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier) add(node.moduleSpecifier, node.isTypeOnly)
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
       add(node.moduleReference.expression, node.isTypeOnly)
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true)
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument))
+      add(node.argument.literal, true)
     else if (ts.isCallExpression(node) && node.arguments.length > 0) {
       const callee = node.expression
       const isImport = callee.kind === ts.SyntaxKind.ImportKeyword

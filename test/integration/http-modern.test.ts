@@ -18,6 +18,7 @@ import {
   McpHttpClient,
   META,
   mcpHeaders,
+  paramsOf,
   rawPost,
   requestParts,
   resultOf,
@@ -59,10 +60,17 @@ function buildMain(logger = capturingLogger()): McpServer {
       resourcesRead: { ttlMs: 1_000, cacheScope: 'public' },
     },
   })
-  app.tool('echo', { description: 'Echo text', input: z.object({ text: z.string() }) }, ({ text }) => `echo: ${text}`)
+  app.tool(
+    'echo',
+    { description: 'Echo text', input: z.object({ text: z.string() }) },
+    ({ text }) => `echo: ${text}`,
+  )
   app.tool(
     'typed',
-    { description: 'Nested arguments', input: z.object({ count: z.number().int(), nested: z.object({ flag: z.boolean() }) }) },
+    {
+      description: 'Nested arguments',
+      input: z.object({ count: z.number().int(), nested: z.object({ flag: z.boolean() }) }),
+    },
     ({ count }) => `count ${count}`,
   )
   app.tool('boom', { description: 'Throws an internal error' }, () => {
@@ -80,11 +88,17 @@ function buildMain(logger = capturingLogger()): McpServer {
     'optional-params',
     {
       description: 'Optional and defaulted params',
-      input: z.object({ needed: z.string(), maybe: z.string().optional(), withDefault: z.number().default(3) }),
+      input: z.object({
+        needed: z.string(),
+        maybe: z.string().optional(),
+        withDefault: z.number().default(3),
+      }),
     },
     ({ needed, withDefault }) => `${needed} ${withDefault}`,
   )
-  app.tool('raw-schema', { description: 'Raw JSON Schema 2020-12', input: rawSchema }, (args) => JSON.stringify(args))
+  app.tool('raw-schema', { description: 'Raw JSON Schema 2020-12', input: rawSchema }, (args) =>
+    JSON.stringify(args),
+  )
   app.tool('chatty', { description: 'Logs at four levels' }, (_a, ctx) => {
     ctx.log('debug', 'a debug line')
     ctx.log('info', 'an info line')
@@ -109,10 +123,16 @@ function buildMain(logger = capturingLogger()): McpServer {
     seen.abortedAt = Date.now()
     return 'aborted'
   })
-  app.resource('config://server', { name: 'server-config' }, (uri) => ({ contents: [{ uri, text: 'default hint' }] }))
-  app.resource('config://override', { name: 'override', cache: { ttlMs: 5, cacheScope: 'private' } }, (uri) => ({
-    contents: [{ uri, text: 'own hint' }],
+  app.resource('config://server', { name: 'server-config' }, (uri) => ({
+    contents: [{ uri, text: 'default hint' }],
   }))
+  app.resource(
+    'config://override',
+    { name: 'override', cache: { ttlMs: 5, cacheScope: 'private' } },
+    (uri) => ({
+      contents: [{ uri, text: 'own hint' }],
+    }),
+  )
   app.resourceTemplate('notes://{id}', { name: 'note' }, (uri, { id }) =>
     id === 'known' ? { contents: [{ uri, text: 'a note' }] } : undefined,
   )
@@ -255,7 +275,9 @@ describe('tools/call', () => {
     const error = errorOf(await client.callTool('raw-schema', { port: 80 }))
     expect(error.code).toBe(-32602)
     expect(error.message).toContain('host')
-    expect(textOf(resultOf(await client.callTool('raw-schema', { host: 'a', port: 80 })))).toBe('{"host":"a","port":80}')
+    expect(textOf(resultOf(await client.callTool('raw-schema', { host: 'a', port: 80 })))).toBe(
+      '{"host":"a","port":80}',
+    )
   })
 
   it('turnsAThrowingToolIntoASafeIsErrorResult', async () => {
@@ -267,7 +289,12 @@ describe('tools/call', () => {
     expect(reply.raw).not.toMatch(/\bat .*\(.*:\d+:\d+\)/)
     expect(textOf(result).length).toBeGreaterThan(0)
     // The detail stays in the logs.
-    expect(JSON.stringify(mainLogger.entries.map((e) => e.obj), errorReplacer)).toContain('hunter2')
+    expect(
+      JSON.stringify(
+        mainLogger.entries.map((e) => e.obj),
+        errorReplacer,
+      ),
+    ).toContain('hunter2')
   })
 
   it('passesAToolErrorMessageThrough', async () => {
@@ -322,13 +349,23 @@ describe('malformed messages', () => {
   })
 
   it('refusesJsonrpc10AsInvalidRequest', async () => {
-    const reply = await client.postRaw({ jsonrpc: '1.0', id: 7, method: 'tools/list', params: { _meta: envelope() } })
+    const reply = await client.postRaw({
+      jsonrpc: '1.0',
+      id: 7,
+      method: 'tools/list',
+      params: { _meta: envelope() },
+    })
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32600)
   })
 
   it('refusesANullIdAsInvalidRequest', async () => {
-    const reply = await client.postRaw({ jsonrpc: '2.0', id: null, method: 'tools/list', params: { _meta: envelope() } })
+    const reply = await client.postRaw({
+      jsonrpc: '2.0',
+      id: null,
+      method: 'tools/list',
+      params: { _meta: envelope() },
+    })
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32600)
     expect(reply.body).not.toHaveProperty('id')
@@ -359,10 +396,14 @@ describe('malformed messages', () => {
   })
 
   it('refusesAnUnsupportedVersionWithSupportedAndRequested', async () => {
-    const reply = await client.request('tools/list', {}, {
-      meta: { [META.protocolVersion]: '1900-01-01' },
-      headers: { 'mcp-protocol-version': '1900-01-01' },
-    })
+    const reply = await client.request(
+      'tools/list',
+      {},
+      {
+        meta: { [META.protocolVersion]: '1900-01-01' },
+        headers: { 'mcp-protocol-version': '1900-01-01' },
+      },
+    )
     expect(reply.status).toBe(400)
     const error = errorOf(reply)
     expect(error.code).toBe(-32022)
@@ -370,10 +411,14 @@ describe('malformed messages', () => {
   })
 
   it('refusesALegacyVersionInAModernEnvelope', async () => {
-    const reply = await client.request('tools/list', {}, {
-      meta: { [META.protocolVersion]: '2025-11-25' },
-      headers: { 'mcp-protocol-version': '2025-11-25' },
-    })
+    const reply = await client.request(
+      'tools/list',
+      {},
+      {
+        meta: { [META.protocolVersion]: '2025-11-25' },
+        headers: { 'mcp-protocol-version': '2025-11-25' },
+      },
+    )
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32022)
   })
@@ -415,7 +460,11 @@ describe('malformed messages', () => {
 
 describe('header mirrors', () => {
   it('refusesAVersionHeaderThatDiffersFromTheBody', async () => {
-    const reply = await client.request('tools/list', {}, { headers: { 'mcp-protocol-version': '2025-11-25' } })
+    const reply = await client.request(
+      'tools/list',
+      {},
+      { headers: { 'mcp-protocol-version': '2025-11-25' } },
+    )
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32020)
   })
@@ -443,7 +492,11 @@ describe('header mirrors', () => {
   })
 
   it('refusesAResourceNameHeaderThatIsNotTheUri', async () => {
-    const reply = await client.request('resources/read', { uri: 'config://server' }, { headers: { 'mcp-name': 'server-config' } })
+    const reply = await client.request(
+      'resources/read',
+      { uri: 'config://server' },
+      { headers: { 'mcp-name': 'server-config' } },
+    )
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32020)
   })
@@ -456,9 +509,32 @@ describe('header mirrors', () => {
   })
 
   it('refusesABadBase64Sentinel', async () => {
-    const reply = await client.callTool('echo', { text: 'x' }, { headers: { 'mcp-name': '=?base64?ZWNob!!?=' } })
+    const reply = await client.callTool(
+      'echo',
+      { text: 'x' },
+      { headers: { 'mcp-name': '=?base64?ZWNob!!?=' } },
+    )
     expect(reply.status).toBe(400)
     expect(errorOf(reply).code).toBe(-32020)
+  })
+
+  it('refusesARepeatedVersionOrMethodHeader', async () => {
+    const { headers, body } = requestParts('tools/list', {})
+    const repeats: Array<Record<string, string[]>> = [
+      { 'mcp-protocol-version': [VERSION, VERSION] },
+      { 'mcp-method': ['tools/list', 'tools/list'] },
+    ]
+    for (const extra of repeats) {
+      const reply = await rawPost(main.url, { ...headers, ...extra }, body)
+      expect(reply.status).toBe(400)
+      expect((JSON.parse(reply.body) as { error: { code: number } }).error.code).toBe(-32020)
+    }
+  })
+
+  it('ignoresANameHeaderOnAMethodWithoutAName', async () => {
+    const reply = await client.request('tools/list', {}, { headers: { 'mcp-name': 'anything' } })
+    expect(reply.status).toBe(200)
+    expect(resultOf(reply).tools).toBeDefined()
   })
 
   it('refusesARepeatedNameHeader', async () => {
@@ -498,7 +574,35 @@ describe('logs and progress', () => {
 
   it('streamsEveryLevelAtDebug', async () => {
     const reply = await client.callTool('chatty', {}, { meta: { [META.logLevel]: 'debug' } })
-    expect(reply.notifications.map((n) => (n.params as Json).level)).toEqual(['debug', 'info', 'warning', 'error'])
+    expect(reply.notifications.map((n) => (n.params as Json).level)).toEqual([
+      'debug',
+      'info',
+      'warning',
+      'error',
+    ])
+  })
+
+  it('sendsNoLogMessagesWhenTheServerDoesNotDeclareLogging', async () => {
+    const app = createServer({
+      name: 'it-quiet',
+      version: '1.0.0',
+      logger: capturingLogger(),
+      handshake: false,
+    })
+    app.tool('chatty', { description: 'Logs' }, (_a, ctx) => {
+      ctx.log('emergency', 'loud')
+      return 'logged'
+    })
+    const running = await listen(app, { port: 0 })
+    try {
+      const quiet = new McpHttpClient(running.url)
+      expect(resultOf(await quiet.request('server/discover')).capabilities).not.toHaveProperty('logging')
+      const reply = await quiet.callTool('chatty', {}, { meta: { [META.logLevel]: 'debug' } })
+      expect(reply.contentType).toMatch(/^application\/json/)
+      expect(reply.notifications).toEqual([])
+    } finally {
+      await running.close()
+    }
   })
 
   it('streamsStrictlyIncreasingProgressThenTheResult', async () => {
@@ -540,7 +644,10 @@ describe('HTTP guards', () => {
 
   it('answersGetAndDeleteWith405', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(main.url, { method, headers: { accept: 'application/json, text/event-stream' } })
+      const response = await fetch(main.url, {
+        method,
+        headers: { accept: 'application/json, text/event-stream' },
+      })
       expect(response.status).toBe(405)
       await response.body?.cancel()
     }
@@ -557,7 +664,12 @@ describe('HTTP guards', () => {
   })
 
   it('answersAnOversizeBodyWith413', async () => {
-    const big = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope(), pad: 'x'.repeat(10_000) } }
+    const big = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { _meta: envelope(), pad: 'x'.repeat(10_000) },
+    }
     const reply = await client.postRaw(big)
     expect(reply.status).toBe(413)
   })
@@ -628,9 +740,13 @@ describe('prompts and completion', () => {
       {
         description: 'Greets in a language',
         args: z.object({ language: z.string(), tone: z.string().optional() }),
-        complete: { language: (value) => ['english', 'french', 'german', 'finnish'].filter((l) => l.startsWith(value)) },
+        complete: {
+          language: (value) => ['english', 'french', 'german', 'finnish'].filter((l) => l.startsWith(value)),
+        },
       },
-      ({ language }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Say hello in ${language}` } }] }),
+      ({ language }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `Say hello in ${language}` } }],
+      }),
     )
     running = await listen(app, { port: 0 })
     prompts = new McpHttpClient(running.url)
@@ -695,7 +811,10 @@ describe('subscriptions/listen', () => {
     const { running } = await serverWithPrompt()
     try {
       for (const id of ['listen-a', 77]) {
-        const stream = await listenOn(running.url, id, { toolsListChanged: true, resourceSubscriptions: ['x://y'] })
+        const stream = await listenOn(running.url, id, {
+          toolsListChanged: true,
+          resourceSubscriptions: ['x://y'],
+        })
         const ack = await stream.next()
         expect(ack?.method).toBe('notifications/subscriptions/acknowledged')
         const params = ack?.params as Json
@@ -717,7 +836,7 @@ describe('subscriptions/listen', () => {
       app.tool('second', { description: 'added at runtime' }, () => 'second')
       const change = await stream.next()
       expect(change?.method).toBe('notifications/tools/list_changed')
-      expect(((change?.params as Json)._meta as Json)[META.subscriptionId]).toBe('sub-1')
+      expect((paramsOf(change)._meta as Json)[META.subscriptionId]).toBe('sub-1')
       expect(change).not.toHaveProperty('id')
       await stream.cancel()
     } finally {
@@ -730,14 +849,14 @@ describe('subscriptions/listen', () => {
     try {
       const stream = await listenOn(running.url, 5, { promptsListChanged: true })
       const ack = await stream.next()
-      expect((ack?.params as Json).notifications).toEqual({ promptsListChanged: true })
+      expect(paramsOf(ack).notifications).toEqual({ promptsListChanged: true })
       app.tool('second', { description: 'added at runtime' }, () => 'second')
       app.removeTool('first')
       expect(await stream.quietFor(200)).toBe(true)
       app.prompt('p2', { description: 'another prompt' }, () => ({ messages: [] }))
       const change = await stream.next()
       expect(change?.method).toBe('notifications/prompts/list_changed')
-      expect(((change?.params as Json)._meta as Json)[META.subscriptionId]).toBe(5)
+      expect((paramsOf(change)._meta as Json)[META.subscriptionId]).toBe(5)
       await stream.cancel()
     } finally {
       await running.close()
@@ -763,6 +882,49 @@ describe('subscriptions/listen', () => {
     }
   })
 
+  it('sendsKeepAliveCommentsOnAnIdleListenStream', async () => {
+    const app = createServer({ name: 'it-keepalive', version: '1.0.0', logger: capturingLogger() })
+    app.tool('t', { description: 't' }, () => 't')
+    const running = await listen(app, { port: 0, keepAliveMs: 40 })
+    try {
+      const response = await new McpHttpClient(running.url).open('subscriptions/listen', {
+        notifications: { toolsListChanged: true },
+      })
+      expect(response.headers.get('x-accel-buffering')).toBe('no')
+      const stream = new SseReader(response)
+      await stream.next()
+      expect(await stream.quietFor(150)).toBe(true)
+      expect(stream.seen).toMatch(/^: keep-alive$/m)
+      await stream.cancel()
+    } finally {
+      await running.close()
+    }
+  })
+
+  it('deliversResourceUpdatesForSubscribedUrisAndTheirSubResources', async () => {
+    const app = createServer({ name: 'it-resources', version: '1.0.0', logger: capturingLogger() })
+    app.resource('file:///project', { name: 'project' }, (uri) => ({ contents: [{ uri, text: 'p' }] }))
+    const running = await listen(app, { port: 0 })
+    try {
+      const stream = await listenOn(running.url, 'res', { resourceSubscriptions: ['file:///project'] })
+      const ack = await stream.next()
+      expect(paramsOf(ack).notifications).toEqual({ resourceSubscriptions: ['file:///project'] })
+      app.notifyResourceUpdated('file:///elsewhere')
+      app.notifyResourceUpdated('file:///projector')
+      app.notifyResourceUpdated('file:///project/src/a.ts')
+      const update = await stream.next()
+      expect(update).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'file:///project/src/a.ts', _meta: { [META.subscriptionId]: 'res' } },
+      })
+      expect(await stream.quietFor(100)).toBe(true)
+      await stream.cancel()
+    } finally {
+      await running.close()
+    }
+  })
+
   it('refusesAListenWithoutANotificationsFilter', async () => {
     const { running } = await serverWithPrompt()
     try {
@@ -777,6 +939,10 @@ describe('subscriptions/listen', () => {
 describe('headers sent by the helper', () => {
   it('mirrorsMethodVersionAndName', () => {
     const headers = mcpHeaders('tools/call', { name: 'echo', _meta: envelope() })
-    expect(headers).toMatchObject({ 'mcp-method': 'tools/call', 'mcp-protocol-version': VERSION, 'mcp-name': 'echo' })
+    expect(headers).toMatchObject({
+      'mcp-method': 'tools/call',
+      'mcp-protocol-version': VERSION,
+      'mcp-name': 'echo',
+    })
   })
 })

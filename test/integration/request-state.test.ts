@@ -8,15 +8,23 @@
  * handler sees: refusals end the call, await-style asks replay earlier answers, undeclared
  * capabilities are -32021, and a single-use tool acts at most once per accepted answer.
  */
-import { type AuthInfo, createServer, elicitForm, type McpServer, memoryReplayStore, originatingRequestBinder, type StateKey } from '@tessera/core'
+import {
+  type AuthInfo,
+  createServer,
+  elicitForm,
+  type McpServer,
+  memoryReplayStore,
+  originatingRequestBinder,
+  type StateKey,
+} from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
-  type CallOptions,
-  capturingLogger,
   bearer,
   bearerJsonAuth,
+  type CallOptions,
+  capturingLogger,
   errorOf,
   type Json,
   type LogEntry,
@@ -27,13 +35,23 @@ import {
   textOf,
 } from './helpers/mcp-http.ts'
 
-const KEY_A: StateKey = { id: 'key-a', secret: 'a'.repeat(32) + '-secret-for-tests-only' }
-const KEY_B: StateKey = { id: 'key-b', secret: 'b'.repeat(32) + '-secret-for-tests-only' }
+const KEY_A: StateKey = { id: 'key-a', secret: `${'a'.repeat(32)}-secret-for-tests-only` }
+const KEY_B: StateKey = { id: 'key-b', secret: `${'b'.repeat(32)}-secret-for-tests-only` }
 const TTL_SECONDS = 60
 const REFUSAL_MESSAGE = 'Invalid params: the requestState is invalid or expired.'
 
-const alice: AuthInfo = { issuer: 'https://idp.example', clientId: 'ops-app', subject: 'alice', token: 'tok-alice-1' }
-const bob: AuthInfo = { issuer: 'https://idp.example', clientId: 'ops-app', subject: 'bob', token: 'tok-bob-1' }
+const alice: AuthInfo = {
+  issuer: 'https://idp.example',
+  clientId: 'ops-app',
+  subject: 'alice',
+  token: 'tok-alice-1',
+}
+const bob: AuthInfo = {
+  issuer: 'https://idp.example',
+  clientId: 'ops-app',
+  subject: 'bob',
+  token: 'tok-bob-1',
+}
 
 const askOk = elicitForm({
   message: 'Proceed?',
@@ -47,6 +65,8 @@ const askName = elicitForm({
   message: 'What is your name?',
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
 })
+const nameSchema = { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] }
+const okSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' } }, required: ['ok'] }
 
 /** Accepts any arguments (the binding, not the schema, is under test). */
 const openInput = { type: 'object', properties: { target: { type: 'string' } } }
@@ -74,7 +94,14 @@ afterAll(async () => {
 
 async function start(options: FixtureOptions = {}): Promise<Fixture> {
   const logger = capturingLogger()
-  const counters: Record<string, number> = { confirm: 0, rollback: 0, above: 0, below: 0, deploy: 0, survey: 0 }
+  const counters: Record<string, number> = {
+    confirm: 0,
+    rollback: 0,
+    above: 0,
+    below: 0,
+    deploy: 0,
+    survey: 0,
+  }
   const app = createServer({
     name: options.name ?? 'it-state',
     version: '1.0.0',
@@ -96,26 +123,35 @@ async function start(options: FixtureOptions = {}): Promise<Fixture> {
 }
 
 function registerTools(app: McpServer, counters: Record<string, number>): void {
-  const confirmed = (name: string) => async (args: Record<string, unknown>, ctx: Parameters<Parameters<McpServer['tool']>[2]>[1]) => {
-    const answer = await ctx.ask('confirm', askOk)
-    if (answer.action !== 'accept') return 'declined'
-    counters.confirm!++
-    return `${name} confirmed ${JSON.stringify(args)}`
-  }
+  const confirmed =
+    (name: string) =>
+    async (args: Record<string, unknown>, ctx: Parameters<Parameters<McpServer['tool']>[2]>[1]) => {
+      const answer = await ctx.ask('confirm', askOk)
+      if (answer.action !== 'accept') return 'declined'
+      counters.confirm!++
+      return `${name} confirmed ${JSON.stringify(args)}`
+    }
   app.tool('confirm', { description: 'Asks before acting', input: openInput }, confirmed('confirm'))
   app.tool('other', { description: 'Same shape, other tool', input: openInput }, confirmed('other'))
   app.tool(
     'padded',
-    { description: 'Carries handler state of a chosen size', input: { type: 'object', properties: { pad: { type: 'integer' } } } },
+    {
+      description: 'Carries handler state of a chosen size',
+      input: { type: 'object', properties: { pad: { type: 'integer' } } },
+    },
     (args, ctx) => {
       const answer = ctx.answer('confirm', askOk)
-      if (answer === undefined) return ctx.inputRequired({ confirm: askOk }, { state: { pad: 'x'.repeat(Number(args.pad ?? 0)) } })
+      if (answer === undefined)
+        return ctx.inputRequired({ confirm: askOk }, { state: { pad: 'x'.repeat(Number(args.pad ?? 0)) } })
       return 'padded ok'
     },
   )
   app.tool(
     'rollback',
-    { description: 'Asks for a version when none is given', input: z.object({ service: z.string(), version: z.string().optional() }) },
+    {
+      description: 'Asks for a version when none is given',
+      input: z.object({ service: z.string(), version: z.string().optional() }),
+    },
     async ({ service, version }, ctx) => {
       let target = version
       if (target === undefined) {
@@ -130,14 +166,23 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
   )
   app.tool('two-step', { description: 'Asks twice in the await style' }, async (_args, ctx) => {
     counters.above!++
-    const first = await ctx.elicit({ message: 'Name?', requestedSchema: askName.params.requestedSchema as never })
-    const second = await ctx.elicit({ message: 'Sure?', requestedSchema: askOk.params.requestedSchema as never })
+    const first = await ctx.elicit({
+      message: 'Name?',
+      requestedSchema: nameSchema,
+    })
+    const second = await ctx.elicit({
+      message: 'Sure?',
+      requestedSchema: okSchema,
+    })
     counters.below!++
     const content = (a: typeof first) => (a.action === 'accept' ? JSON.stringify(a.content) : a.action)
     return `first ${content(first)}; second ${content(second)}`
   })
   app.tool('needs-sampling', { description: 'Asks the client LLM' }, async (_args, ctx) => {
-    const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: '2+2?' } }], maxTokens: 5 })
+    const answer = await ctx.sample({
+      messages: [{ role: 'user', content: { type: 'text', text: '2+2?' } }],
+      maxTokens: 5,
+    })
     return `model ${answer.model}`
   })
   app.tool('greet', { description: 'Asks for a name' }, async (_args, ctx) => {
@@ -146,7 +191,11 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
   })
   app.tool(
     'deploy',
-    { description: 'Single-use: acts at most once per accepted answer', singleUse: true, input: z.object({ service: z.string() }) },
+    {
+      description: 'Single-use: acts at most once per accepted answer',
+      singleUse: true,
+      input: z.object({ service: z.string() }),
+    },
     async ({ service }, ctx) => {
       const answer = await ctx.ask('confirm', askOk)
       if (answer.action !== 'accept') return 'Not deployed.'
@@ -155,17 +204,13 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
       return `Deployed ${service}.`
     },
   )
-  app.tool(
-    'survey',
-    { description: 'Single-use, asks twice', singleUse: true },
-    async (_args, ctx) => {
-      const name = await ctx.ask('name', askName)
-      const ok = await ctx.ask('confirm', askOk)
-      if (name.action !== 'accept' || ok.action !== 'accept') return 'Nothing recorded.'
-      counters.survey!++
-      return `Recorded ${String(name.content.name)}.`
-    },
-  )
+  app.tool('survey', { description: 'Single-use, asks twice', singleUse: true }, async (_args, ctx) => {
+    const name = await ctx.ask('name', askName)
+    const ok = await ctx.ask('confirm', askOk)
+    if (name.action !== 'accept' || ok.action !== 'accept') return 'Nothing recorded.'
+    counters.survey!++
+    return `Recorded ${String(name.content.name)}.`
+  })
   app.resourceTemplate('ask://{topic}', { name: 'asking-resource' }, async (uri, _vars, ctx) => {
     const answer = await ctx.ask('confirm', askOk)
     return { contents: [{ uri, text: answer.action }] }
@@ -181,7 +226,12 @@ interface Round {
 }
 
 /** Runs a first round that must end with `input_required`, and returns its state. */
-async function firstRound(client: McpHttpClient, tool: string, args: Json, options: CallOptions = {}): Promise<Round> {
+async function firstRound(
+  client: McpHttpClient,
+  tool: string,
+  args: Json,
+  options: CallOptions = {},
+): Promise<Round> {
   const reply = await client.callTool(tool, args, options)
   const result = resultOf(reply)
   expect(result.resultType).toBe('input_required')
@@ -247,7 +297,9 @@ describe('a requestState is refused', () => {
     const f = await start({ clock: () => now })
     const { state } = await firstRound(f.client, 'confirm', { target: 'a' })
     now += TTL_SECONDS * 1000 - 1
-    expect(resultOf(await retry(f.client, 'confirm', { target: 'a' }, state, yes)).resultType).toBe('complete')
+    expect(resultOf(await retry(f.client, 'confirm', { target: 'a' }, state, yes)).resultType).toBe(
+      'complete',
+    )
     now += 2
     expectRefused(await retry(f.client, 'confirm', { target: 'a' }, state, yes))
     expect(refusalReasons(f.logger.entries)).toEqual(['expired'])
@@ -280,8 +332,12 @@ describe('a requestState is refused', () => {
     const f = await start()
     const args = { target: 'a', options: { depth: 1, tags: ['x', 'y'] } }
     const { state } = await firstRound(f.client, 'confirm', args)
-    expectRefused(await retry(f.client, 'confirm', { target: 'a', options: { depth: 2, tags: ['x', 'y'] } }, state, yes))
-    expectRefused(await retry(f.client, 'confirm', { target: 'a', options: { depth: 1, tags: ['y', 'x'] } }, state, yes))
+    expectRefused(
+      await retry(f.client, 'confirm', { target: 'a', options: { depth: 2, tags: ['x', 'y'] } }, state, yes),
+    )
+    expectRefused(
+      await retry(f.client, 'confirm', { target: 'a', options: { depth: 1, tags: ['y', 'x'] } }, state, yes),
+    )
     expect(f.counters.confirm).toBe(0)
   })
 
@@ -290,8 +346,26 @@ describe('a requestState is refused', () => {
     const { state } = await firstRound(f.client, 'confirm', { target: 'a' }, withAuth(alice))
     expectRefused(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth(bob)))
     // Same subject from another client or issuer is another principal too.
-    expectRefused(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth({ ...alice, clientId: 'other-app' })))
-    expectRefused(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth({ ...alice, issuer: 'https://other.example' })))
+    expectRefused(
+      await retry(
+        f.client,
+        'confirm',
+        { target: 'a' },
+        state,
+        yes,
+        withAuth({ ...alice, clientId: 'other-app' }),
+      ),
+    )
+    expectRefused(
+      await retry(
+        f.client,
+        'confirm',
+        { target: 'a' },
+        state,
+        yes,
+        withAuth({ ...alice, issuer: 'https://other.example' }),
+      ),
+    )
   })
 
   it('refusesAnAuthenticatedStateRetriedAnonymously', async () => {
@@ -308,10 +382,15 @@ describe('a requestState is refused', () => {
 
   it('refusesAnObjectWithNumericKeysInPlaceOfAnArray', async () => {
     const f = await start()
-    const { state } = await firstRound(f.client, 'confirm', { target: 'a', list: { '1': 'one', '0': 'zero' } })
+    const { state } = await firstRound(f.client, 'confirm', {
+      target: 'a',
+      list: { '1': 'one', '0': 'zero' },
+    })
     expectRefused(await retry(f.client, 'confirm', { target: 'a', list: ['zero', 'one'] }, state, yes))
     const { state: listState } = await firstRound(f.client, 'confirm', { target: 'a', list: ['zero', 'one'] })
-    expectRefused(await retry(f.client, 'confirm', { target: 'a', list: { '1': 'one', '0': 'zero' } }, listState, yes))
+    expectRefused(
+      await retry(f.client, 'confirm', { target: 'a', list: { '1': 'one', '0': 'zero' } }, listState, yes),
+    )
     const { state: emptyObject } = await firstRound(f.client, 'confirm', { target: 'a', list: {} })
     expectRefused(await retry(f.client, 'confirm', { target: 'a', list: [] }, emptyObject, yes))
   })
@@ -343,7 +422,11 @@ describe('a requestState is refused', () => {
   it('refusesANonStringState', async () => {
     const f = await start()
     for (const state of [42, { token: 'x' }, null]) {
-      const reply = await f.client.callTool('confirm', { target: 'a' }, { extra: { requestState: state, inputResponses: yes } })
+      const reply = await f.client.callTool(
+        'confirm',
+        { target: 'a' },
+        { extra: { requestState: state, inputResponses: yes } },
+      )
       expectRefused(reply)
     }
   })
@@ -393,8 +476,17 @@ describe('an honest retry is accepted', () => {
 
   it('acceptsReorderedObjectKeysInArguments', async () => {
     const f = await start()
-    const { state } = await firstRound(f.client, 'confirm', { target: 'a', options: { depth: 1, tags: ['x'] } })
-    const reply = await retry(f.client, 'confirm', { options: { tags: ['x'], depth: 1.0 }, target: 'a' }, state, yes)
+    const { state } = await firstRound(f.client, 'confirm', {
+      target: 'a',
+      options: { depth: 1, tags: ['x'] },
+    })
+    const reply = await retry(
+      f.client,
+      'confirm',
+      { options: { tags: ['x'], depth: 1.0 }, target: 'a' },
+      state,
+      yes,
+    )
     expect(resultOf(reply).resultType).toBe('complete')
   })
 
@@ -410,7 +502,9 @@ describe('an honest retry is accepted', () => {
     const before = await start({ keys: [KEY_A] })
     const during = await start({ keys: [KEY_B, KEY_A] })
     const { state } = await firstRound(before.client, 'confirm', { target: 'a' })
-    expect(resultOf(await retry(during.client, 'confirm', { target: 'a' }, state, yes)).resultType).toBe('complete')
+    expect(resultOf(await retry(during.client, 'confirm', { target: 'a' }, state, yes)).resultType).toBe(
+      'complete',
+    )
     expect(during.app.stateMetrics().openedByKey).toEqual({ 'key-a': 1 })
     // New states from the rotated server are sealed under the new key.
     const { state: fresh } = await firstRound(during.client, 'confirm', { target: 'b' })
@@ -427,7 +521,12 @@ describe('an honest retry is accepted', () => {
 })
 
 describe('principals without a stable identity', () => {
-  const noSubject: AuthInfo = { issuer: 'https://idp.example', clientId: 'ops-app', token: 't', claims: { email: 'carol@example.com' } }
+  const noSubject: AuthInfo = {
+    issuer: 'https://idp.example',
+    clientId: 'ops-app',
+    token: 't',
+    claims: { email: 'carol@example.com' },
+  }
 
   it('failsClosedForAnAuthenticatedPrincipalWithoutSubject', async () => {
     const f = await start()
@@ -437,10 +536,14 @@ describe('principals without a stable identity', () => {
   })
 
   it('bindsToACustomExtractorWhenConfigured', async () => {
-    const f = await start({ binder: originatingRequestBinder({ principal: (a) => a.claims?.email as string }) })
+    const f = await start({
+      binder: originatingRequestBinder({ principal: (a) => a.claims?.email as string }),
+    })
     const { state } = await firstRound(f.client, 'confirm', { target: 'a' }, withAuth(noSubject))
     const again = { ...noSubject, token: 'refreshed' }
-    expect(resultOf(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth(again))).resultType).toBe('complete')
+    expect(
+      resultOf(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth(again))).resultType,
+    ).toBe('complete')
     const dave = { ...noSubject, claims: { email: 'dave@example.com' } }
     expectRefused(await retry(f.client, 'confirm', { target: 'a' }, state, yes, withAuth(dave)))
     const nobody = { ...noSubject, claims: {} }
@@ -464,7 +567,9 @@ describe('what a handler sees across rounds', () => {
   it('endsTheCallOnADeclineWithoutContentInsteadOfAskingAgain', async () => {
     const f = await start()
     const { state } = await firstRound(f.client, 'rollback', { service: 'checkout' })
-    const done = resultOf(await retry(f.client, 'rollback', { service: 'checkout' }, state, { version: { action: 'decline' } }))
+    const done = resultOf(
+      await retry(f.client, 'rollback', { service: 'checkout' }, state, { version: { action: 'decline' } }),
+    )
     expect(done.resultType).toBe('complete')
     expect(done).not.toHaveProperty('inputRequests')
     expect(textOf(done)).toMatch(/nothing was done/i)
@@ -474,7 +579,9 @@ describe('what a handler sees across rounds', () => {
   it('endsTheCallOnACancel', async () => {
     const f = await start()
     const { state } = await firstRound(f.client, 'rollback', { service: 'checkout' })
-    const done = resultOf(await retry(f.client, 'rollback', { service: 'checkout' }, state, { version: { action: 'cancel' } }))
+    const done = resultOf(
+      await retry(f.client, 'rollback', { service: 'checkout' }, state, { version: { action: 'cancel' } }),
+    )
     expect(done.resultType).toBe('complete')
     expect(textOf(done)).toMatch(/nothing was done/i)
     expect(f.counters.rollback).toBe(0)
@@ -484,9 +591,9 @@ describe('what a handler sees across rounds', () => {
     const f = await start()
     const { state } = await firstRound(f.client, 'rollback', { service: 'checkout' })
     const accepted = { version: { action: 'accept', content: { version: '2026.10.1' } } }
-    expect(textOf(resultOf(await retry(f.client, 'rollback', { service: 'checkout' }, state, accepted)))).toBe(
-      'Rolled back checkout to 2026.10.1.',
-    )
+    expect(
+      textOf(resultOf(await retry(f.client, 'rollback', { service: 'checkout' }, state, accepted))),
+    ).toBe('Rolled back checkout to 2026.10.1.')
     expect(f.counters.rollback).toBe(1)
   })
 
@@ -521,7 +628,10 @@ describe('what a handler sees across rounds', () => {
     const f = await start()
     const reply = await f.client.callTool('confirm', { target: 'a' }, { caps: { elicitation: { url: {} } } })
     expect(reply.status).toBe(400)
-    expect(errorOf(reply)).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { form: {} } } } })
+    expect(errorOf(reply)).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { form: {} } } },
+    })
   })
 
   it('putsNoCacheHintsOnInputRequiredResults', async () => {
@@ -535,7 +645,11 @@ describe('what a handler sees across rounds', () => {
     expect(read).not.toHaveProperty('ttlMs')
     expect(read).not.toHaveProperty('cacheScope')
     const done = resultOf(
-      await f.client.request('resources/read', { uri: 'ask://weather', requestState: read.requestState, inputResponses: yes }),
+      await f.client.request('resources/read', {
+        uri: 'ask://weather',
+        requestState: read.requestState,
+        inputResponses: yes,
+      }),
     )
     expect(done).toMatchObject({ resultType: 'complete', ttlMs: 0, cacheScope: 'private' })
   })
@@ -555,7 +669,9 @@ describe('what a handler sees across rounds', () => {
       expect(result.resultType).toBe('input_required')
       expect(Object.keys(result.inputRequests as Json)).toEqual(['user_name'])
     }
-    const answered = await retry(f.client, 'greet', {}, state, { user_name: { action: 'accept', content: { name: 'Ada' } } })
+    const answered = await retry(f.client, 'greet', {}, state, {
+      user_name: { action: 'accept', content: { name: 'Ada' } },
+    })
     expect(textOf(resultOf(answered))).toBe('Hello, Ada!')
   })
 
@@ -580,7 +696,8 @@ describe('a single-use tool', () => {
     const f = await start()
     const { state } = await firstRound(f.client, 'deploy', { service: 'api' })
     const texts: string[] = []
-    for (let i = 0; i < 3; i++) texts.push(textOf(resultOf(await retry(f.client, 'deploy', { service: 'api' }, state, yes))))
+    for (let i = 0; i < 3; i++)
+      texts.push(textOf(resultOf(await retry(f.client, 'deploy', { service: 'api' }, state, yes))))
     expect(f.counters.deploy).toBe(1)
     expect(texts[0]).toBe('Deployed api.')
     for (const text of texts.slice(1)) {
@@ -619,17 +736,14 @@ describe('a single-use tool', () => {
     const f = await start()
     for (const service of ['a', 'b']) {
       const { state } = await firstRound(f.client, 'deploy', { service })
-      expect(textOf(resultOf(await retry(f.client, 'deploy', { service }, state, yes)))).toBe(`Deployed ${service}.`)
+      expect(textOf(resultOf(await retry(f.client, 'deploy', { service }, state, yes)))).toBe(
+        `Deployed ${service}.`,
+      )
     }
     expect(f.counters.deploy).toBe(2)
   })
 
-  // BUG: a single-use round that ends with another question is recorded as done ('asked again'),
-  // so an honest network retry of that same round is told "Already accepted: this answer was
-  // acted on before" — a complete result — although nothing was acted on, instead of getting
-  // the follow-up question again. Expected: the retry gets input_required again (or at least a
-  // result that does not claim acceptance); actual: "Already accepted …", the flow is dead.
-  it.fails('repeatsTheFollowUpQuestionWhenARoundThatAskedAgainIsRetried', async () => {
+  it('repeatsTheFollowUpQuestionWhenARoundThatAskedAgainIsRetried', async () => {
     const f = await start()
     const { state } = await firstRound(f.client, 'survey', {})
     const answer = { name: { action: 'accept', content: { name: 'Ada' } } }

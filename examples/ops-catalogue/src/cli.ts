@@ -7,7 +7,10 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
-export type StoreChoice = { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string } | { kind: 'postgres'; url: string }
+export type StoreChoice =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'redis'; url: string }
+  | { kind: 'postgres'; url: string }
 
 export interface AppConfig {
   mode: 'http' | 'stdio'
@@ -23,7 +26,10 @@ export interface AppConfig {
   logLevel: string
 }
 
-export type CliResult = { kind: 'run'; config: AppConfig } | { kind: 'help'; text: string } | { kind: 'error'; message: string }
+export type CliResult =
+  | { kind: 'run'; config: AppConfig }
+  | { kind: 'help'; text: string }
+  | { kind: 'error'; message: string }
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
 export const SHIPPED_CATALOGUE = resolve(PACKAGE_DIR, 'data/ops.json')
@@ -61,8 +67,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
   const workers = values.workers === undefined ? 1 : integer(values.workers, 1, 64)
   if (workers === undefined) return { kind: 'error', message: '--workers must be an integer from 1 to 64.' }
   const port = integer(values.port ?? env.PORT ?? '3000', 0, 65_535)
-  if (port === undefined) return { kind: 'error', message: 'the port (--port or PORT) must be an integer from 0 to 65535.' }
-  if (values.stdio && values.workers !== undefined) return { kind: 'error', message: '--stdio and --workers cannot be combined.' }
+  if (port === undefined)
+    return { kind: 'error', message: 'the port (--port or PORT) must be an integer from 0 to 65535.' }
+  if (values.stdio && values.workers !== undefined)
+    return { kind: 'error', message: '--stdio and --workers cannot be combined.' }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }

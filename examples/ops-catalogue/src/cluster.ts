@@ -26,20 +26,30 @@ export async function runPrimary(config: AppConfig, logger: AppLogger): Promise<
   cluster.on('listening', (worker, address) => {
     if (started.has(worker.id)) return
     started.add(worker.id)
-    logger.debug({ event: 'worker_listening', worker: worker.id, pid: worker.process.pid }, 'worker listening')
+    logger.debug(
+      { event: 'worker_listening', worker: worker.id, pid: worker.process.pid },
+      'worker listening',
+    )
     if (started.size === config.workers) {
       const url = `http://${config.host}:${address.port}${config.path}`
-      logger.info({ event: 'listening', url, workers: config.workers }, `ops-catalogue listening on ${url} with ${config.workers} workers`)
+      logger.info(
+        { event: 'listening', url, workers: config.workers },
+        `ops-catalogue listening on ${url} with ${config.workers} workers`,
+      )
     }
   })
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) logger.info({ event: 'stopped' }, 'all workers stopped')
+      if (Object.keys(cluster.workers ?? {}).length === 0)
+        logger.info({ event: 'stopped' }, 'all workers stopped')
       return
     }
     if (!started.has(worker.id)) {
       // A worker that dies before listening will die again: stop instead of looping.
-      logger.fatal({ event: 'worker_failed_to_start', worker: worker.id, code, signal }, 'a worker failed to start: stopping')
+      logger.fatal(
+        { event: 'worker_failed_to_start', worker: worker.id, code, signal },
+        'a worker failed to start: stopping',
+      )
       stopAll(1)
       return
     }
@@ -74,7 +84,6 @@ export async function runWorker(): Promise<void> {
   const config = JSON.parse(process.env[CONFIG_ENV] ?? 'null') as AppConfig | null
   if (config === null) throw new Error(`a cluster worker needs ${CONFIG_ENV}`)
   const logger = createLogger(config.logLevel, { worker: cluster.worker?.id })
-  const { stop } = await serveHttp(config, logger)
-  // The primary is gone (killed without a chance to stop us): leave rather than serve unsupervised.
-  process.on('disconnect', () => stop('primary disconnected'))
+  // No handler for a vanished primary: node:cluster itself exits a worker whose IPC channel closes.
+  await serveHttp(config, logger)
 }

@@ -6,7 +6,17 @@
  * a half-written one.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 import type { StateKey } from '@tessera/core'
 import { z } from 'zod'
@@ -45,10 +55,12 @@ export function ensureStateKeys(path: string): LoadedKeys {
 
 export function readKeyFile(path: string): Omit<LoadedKeys, 'created'> {
   const parsed = keyFile.safeParse(JSON.parse(readFileSync(path, 'utf8')))
-  if (!parsed.success) throw new Error(`${path}: not a key file: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  if (!parsed.success)
+    throw new Error(`${path}: not a key file: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
   const keys = parsed.data.keys.map((k) => {
     const secret = Buffer.from(k.secret, 'base64url')
-    if (secret.byteLength < SECRET_BYTES) throw new Error(`${path}: key '${k.id}' is shorter than ${SECRET_BYTES} bytes.`)
+    if (secret.byteLength < SECRET_BYTES)
+      throw new Error(`${path}: key '${k.id}' is shorter than ${SECRET_BYTES} bytes.`)
     return { id: k.id, secret: new Uint8Array(secret) }
   })
   const mode = statSync(path).mode & 0o777

@@ -12,7 +12,17 @@ export function createLogger(level: string, bindings?: Record<string, unknown>):
   const options: pino.LoggerOptions = { level, base: { pid: process.pid, ...bindings } }
   if (process.stderr.isTTY) {
     // A synchronous stream, not a transport thread: a fatal start-up error must reach the screen before exit.
-    return pino(options, pretty({ destination: 2, colorize: true, sync: true, ignore: 'hostname', translateTime: 'SYS:HH:MM:ss.l' }))
+    return pino(
+      options,
+      pretty({
+        destination: 2,
+        colorize: true,
+        sync: true,
+        singleLine: true,
+        ignore: 'hostname',
+        translateTime: 'SYS:HH:MM:ss.l',
+      }),
+    )
   }
   return pino(options, pino.destination({ dest: 2, sync: true }))
 }

@@ -8,8 +8,8 @@ import { CatalogueError } from './catalogue/load-catalogue.ts'
 import { parseCli } from './cli.ts'
 import { runPrimary, runWorker } from './cluster.ts'
 import { createLogger } from './logger.ts'
-import { serveHttp } from './runtime/serve-http.ts'
 import { openOps, prepareData } from './runtime/open-ops.ts'
+import { serveHttp } from './runtime/serve-http.ts'
 import { serveStdioMode } from './runtime/serve-stdio.ts'
 
 if (cluster.isWorker) {
@@ -38,7 +38,8 @@ if (cluster.isWorker) {
       logger.info({ event: 'listening', url: running.url }, `ops-catalogue listening on ${running.url}`)
     }
   } catch (error) {
-    if (error instanceof CatalogueError) logger.fatal({ event: 'catalogue_invalid', file: error.file }, error.message)
+    if (error instanceof CatalogueError)
+      logger.fatal({ event: 'catalogue_invalid', file: error.file }, error.message)
     else logger.fatal({ event: 'start_failed', err: error }, `cannot start: ${(error as Error).message}`)
     process.exit(1)
   }

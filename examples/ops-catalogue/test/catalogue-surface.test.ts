@@ -29,16 +29,21 @@ describe('discovery and lists', () => {
 
   it('lists the three tools, cacheable public for 60 s', async () => {
     const reply = await client.listTools()
-    expect(reply.result?.tools.map((t) => t.name)).toEqual(['service_status', 'deployment_history', 'rollback'])
+    expect(reply.result?.tools.map((t) => t.name)).toEqual([
+      'service_status',
+      'deployment_history',
+      'rollback',
+    ])
     expect(reply.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'public' })
   })
 
   it('anOptionalParameterIsNotRequiredInTheSchema', async () => {
     const tools = (await client.listTools()).result!.tools
-    const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema as {
-      required?: string[]
-      properties: Record<string, unknown>
-    }
+    const schema = (name: string) =>
+      tools.find((t) => t.name === name)!.inputSchema as {
+        required?: string[]
+        properties: Record<string, unknown>
+      }
     expect(schema('rollback').required).toEqual(['service'])
     expect(Object.keys(schema('rollback').properties)).toEqual(['service', 'version'])
     expect(schema('deployment_history').required).toEqual(['service'])
@@ -51,10 +56,18 @@ describe('discovery and lists', () => {
   it('lists the catalogue resource and the runbooks template', async () => {
     const resources = await client.request<{ resources: Array<{ uri: string }> }>('resources/list')
     expect(resources.result?.resources.map((r) => r.uri)).toEqual(['ops://catalogue'])
-    const templates = await client.request<{ resourceTemplates: Array<{ uriTemplate: string }> }>('resources/templates/list')
-    expect(templates.result?.resourceTemplates.map((t) => t.uriTemplate)).toEqual(['ops://runbooks/{service}'])
-    const prompts = await client.request<{ prompts: Array<{ name: string; arguments: unknown[] }> }>('prompts/list')
-    expect(prompts.result?.prompts).toMatchObject([{ name: 'incident_triage', arguments: [{ name: 'service', required: true }] }])
+    const templates = await client.request<{ resourceTemplates: Array<{ uriTemplate: string }> }>(
+      'resources/templates/list',
+    )
+    expect(templates.result?.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'ops://runbooks/{service}',
+    ])
+    const prompts = await client.request<{ prompts: Array<{ name: string; arguments: unknown[] }> }>(
+      'prompts/list',
+    )
+    expect(prompts.result?.prompts).toMatchObject([
+      { name: 'incident_triage', arguments: [{ name: 'service', required: true }] },
+    ])
   })
 })
 
@@ -80,14 +93,16 @@ describe('tools', () => {
   })
 
   it('deployment_history is newest first and honours limit', async () => {
-    const all = (await client.callTool('deployment_history', { service: 'search' })).result!.structuredContent as {
+    const all = (await client.callTool('deployment_history', { service: 'search' })).result!
+      .structuredContent as {
       total: number
       deployments: Array<{ seq: number; kind: string; version: string }>
     }
     expect(all.total).toBe(6)
     expect(all.deployments.map((d) => d.seq)).toEqual([6, 5, 4, 3, 2, 1])
     expect(all.deployments[2]).toMatchObject({ kind: 'rollback', version: '3.9.0' })
-    const two = (await client.callTool('deployment_history', { service: 'search', limit: 2 })).result!.structuredContent as {
+    const two = (await client.callTool('deployment_history', { service: 'search', limit: 2 })).result!
+      .structuredContent as {
       deployments: unknown[]
     }
     expect(two.deployments).toHaveLength(2)
@@ -100,15 +115,24 @@ describe('tools', () => {
     await client.callTool(
       'rollback',
       { service: 'reporting' },
-      { inputResponses: { version: answer('accept', { version: '1.19.0' }) }, requestState: ask.requestState },
+      {
+        inputResponses: { version: answer('accept', { version: '1.19.0' }) },
+        requestState: ask.requestState,
+      },
     )
     const status = (await client.callTool('service_status', { service: 'reporting' })).result!
-    expect(status.structuredContent).toMatchObject({ currentVersion: '1.19.0', lastChange: { kind: 'rollback' } })
+    expect(status.structuredContent).toMatchObject({
+      currentVersion: '1.19.0',
+      lastChange: { kind: 'rollback' },
+    })
     expect(textOf(status)).toContain('Current version: 1.19.0, rolled back from 1.19.1')
     const history = (await client.callTool('deployment_history', { service: 'reporting', limit: 1 })).result!
     expect(textOf(history)).toContain('rollback to 1.19.0 (from 1.19.1)')
     const catalogue = await client.readResource('ops://catalogue')
-    const services = JSON.parse(catalogue.result!.contents[0]!.text!).services as Array<{ id: string; currentVersion: string }>
+    const services = JSON.parse(catalogue.result!.contents[0]!.text!).services as Array<{
+      id: string
+      currentVersion: string
+    }>
     expect(services.find((s) => s.id === 'reporting')?.currentVersion).toBe('1.19.0')
     // The next ask offers only what came before 1.19.0.
     const next = (await client.callTool('rollback', { service: 'reporting' })).result as ToolResult
@@ -129,7 +153,10 @@ describe('resources, prompt and completion', () => {
 
   it('reads the runbooks of a service as Markdown, and an unknown one is not found', async () => {
     const reply = await client.readResource('ops://runbooks/checkout')
-    expect(reply.result?.contents[0]).toMatchObject({ uri: 'ops://runbooks/checkout', mimeType: 'text/markdown' })
+    expect(reply.result?.contents[0]).toMatchObject({
+      uri: 'ops://runbooks/checkout',
+      mimeType: 'text/markdown',
+    })
     expect(reply.result?.contents[0]?.text).toContain('# Elevated 5xx on /orders')
     const missing = await client.readResource('ops://runbooks/nope')
     expect(missing.error).toMatchObject({ code: -32602, data: { uri: 'ops://runbooks/nope' } })
@@ -140,14 +167,26 @@ describe('resources, prompt and completion', () => {
     const [intro, runbooks] = reply.result!.messages
     expect(intro?.content.text).toContain('triage an incident on Edge Gateway (edge-gateway)')
     expect(intro?.content.text).toContain('deployed 1.32.1-acme.2')
-    expect(runbooks?.content).toMatchObject({ type: 'resource', resource: { uri: 'ops://runbooks/edge-gateway' } })
+    expect(runbooks?.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'ops://runbooks/edge-gateway' },
+    })
     const unknown = await client.getPrompt('incident_triage', { service: 'nope' })
     expect(unknown.error).toMatchObject({ code: -32602, message: "Invalid params: unknown service 'nope'." })
   })
 
   it('completes the service of the prompt and of the runbooks template', async () => {
-    const prompt = await client.complete({ type: 'ref/prompt', name: 'incident_triage' }, { name: 'service', value: 'p' })
-    expect(prompt.result?.completion.values).toEqual(['payments-gateway', 'postgres-orders', 'catalog-api', 'shipping-rates', 'reporting'])
+    const prompt = await client.complete(
+      { type: 'ref/prompt', name: 'incident_triage' },
+      { name: 'service', value: 'p' },
+    )
+    expect(prompt.result?.completion.values).toEqual([
+      'payments-gateway',
+      'postgres-orders',
+      'catalog-api',
+      'shipping-rates',
+      'reporting',
+    ])
     const template = await client.complete(
       { type: 'ref/resource', uri: 'ops://runbooks/{service}' },
       { name: 'service', value: 'in' },

@@ -28,9 +28,15 @@ describe('parseCli', () => {
 
   it('reads PORT and TESSERA_DATA_DIR; --data wins over the environment', () => {
     const fromEnv = parseCli([], { PORT: '4100', TESSERA_DATA_DIR: '/tmp/ops-a' })
-    expect(fromEnv.kind === 'run' && [fromEnv.config.port, fromEnv.config.dataDir]).toEqual([4100, '/tmp/ops-a'])
+    expect(fromEnv.kind === 'run' && [fromEnv.config.port, fromEnv.config.dataDir]).toEqual([
+      4100,
+      '/tmp/ops-a',
+    ])
     const flag = parseCli(['--data', '/tmp/ops-b'], { TESSERA_DATA_DIR: '/tmp/ops-a' })
-    expect(flag.kind === 'run' && flag.config.store).toEqual({ kind: 'sqlite', path: '/tmp/ops-b/ops.sqlite' })
+    expect(flag.kind === 'run' && flag.config.store).toEqual({
+      kind: 'sqlite',
+      path: '/tmp/ops-b/ops.sqlite',
+    })
   })
 
   it('selects stdio, workers and the shared stores', () => {

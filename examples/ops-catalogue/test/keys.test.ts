@@ -57,10 +57,18 @@ describe('state keys', () => {
 
   it('refuses a secret shorter than 32 bytes and reports a readable-by-others file', () => {
     const short = join(dir, 'short.json')
-    writeFileSync(short, JSON.stringify({ keys: [{ id: 'k1', secret: Buffer.alloc(16).toString('base64url') }] }), { mode: 0o600 })
+    writeFileSync(
+      short,
+      JSON.stringify({ keys: [{ id: 'k1', secret: Buffer.alloc(16).toString('base64url') }] }),
+      { mode: 0o600 },
+    )
     expect(() => readKeyFile(short)).toThrow(/shorter than 32 bytes/)
     const loose = join(dir, 'loose.json')
-    writeFileSync(loose, JSON.stringify({ keys: [{ id: 'k1', secret: Buffer.alloc(32, 7).toString('base64url') }] }), { mode: 0o644 })
+    writeFileSync(
+      loose,
+      JSON.stringify({ keys: [{ id: 'k1', secret: Buffer.alloc(32, 7).toString('base64url') }] }),
+      { mode: 0o644 },
+    )
     expect(readKeyFile(loose).looseMode).toBe(0o644)
   })
 })

@@ -14,7 +14,15 @@ import { OpsProcess } from './spawn-ops.ts'
 const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-load-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const MALFORMED = ['{', '  "name": "Broken catalogue",', '  "services": [', '    { "id": "checkout", }', '  ]', '}', ''].join('\n')
+const MALFORMED = [
+  '{',
+  '  "name": "Broken catalogue",',
+  '  "services": [',
+  '    { "id": "checkout", }',
+  '  ]',
+  '}',
+  '',
+].join('\n')
 
 function thrown(fn: () => unknown): CatalogueError {
   try {
@@ -42,7 +50,11 @@ describe('loading the catalogue', () => {
     writeFileSync(file, MALFORMED)
     const error = thrown(() => loadCatalogue(file))
     // The stray comma on line 4: the parser expected a property name at column 25.
-    expect({ file: error.file, line: error.line, column: error.column }).toEqual({ file, line: 4, column: 25 })
+    expect({ file: error.file, line: error.line, column: error.column }).toEqual({
+      file,
+      line: 4,
+      column: 25,
+    })
     expect(error.message).toMatch(new RegExp(`^${file.replaceAll('.', '\\.')}:4:25: malformed JSON`))
 
     const process = new OpsProcess(['--catalogue', file, '--data', join(dir, 'data')], { PORT: '0' })
@@ -80,7 +92,9 @@ describe('loading the catalogue', () => {
       }),
     )
     const error = thrown(() => parseCatalogue(JSON.stringify(file), 'odd.json'))
-    expect(error.message).toContain('services[0].deployments[1].version: rollback to 0.9.0, which was never deployed before')
+    expect(error.message).toContain(
+      'services[0].deployments[1].version: rollback to 0.9.0, which was never deployed before',
+    )
     expect(error.message).toContain('services[0].currentVersion: is 2.0.0 but the last deployment is 0.9.0')
   })
 

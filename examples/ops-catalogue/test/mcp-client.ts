@@ -35,7 +35,11 @@ export interface ClientOptions {
   clientInfo?: { name: string; version: string }
 }
 
-const ADDRESSED: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
+const ADDRESSED: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+}
 
 export class McpClient {
   private nextId = 1
@@ -45,7 +49,10 @@ export class McpClient {
     private readonly options: ClientOptions = {},
   ) {}
 
-  async request<R = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}): Promise<McpReply<R>> {
+  async request<R = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+  ): Promise<McpReply<R>> {
     const meta: Record<string, unknown> = {
       'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
       'io.modelcontextprotocol/clientCapabilities': this.options.capabilities ?? { elicitation: {} },
@@ -58,7 +65,8 @@ export class McpClient {
       'Mcp-Method': method,
     }
     const field = ADDRESSED[method]
-    if (field !== undefined && typeof params[field] === 'string') headers['Mcp-Name'] = headerValue(params[field])
+    if (field !== undefined && typeof params[field] === 'string')
+      headers['Mcp-Name'] = headerValue(params[field])
     const id = this.nextId++
     const response = await fetch(this.url, {
       method: 'POST',
@@ -74,9 +82,11 @@ export class McpClient {
   }
 
   listTools() {
-    return this.request<{ tools: Array<{ name: string; inputSchema: Record<string, unknown> }>; ttlMs: number; cacheScope: string }>(
-      'tools/list',
-    )
+    return this.request<{
+      tools: Array<{ name: string; inputSchema: Record<string, unknown> }>
+      ttlMs: number
+      cacheScope: string
+    }>('tools/list')
   }
 
   /** `extra` carries `inputResponses` and `requestState` on a retry, unchanged. */
@@ -85,29 +95,39 @@ export class McpClient {
   }
 
   readResource(uri: string) {
-    return this.request<{ contents: Array<{ uri: string; mimeType?: string; text?: string }>; ttlMs: number; cacheScope: string }>(
-      'resources/read',
-      { uri },
-    )
+    return this.request<{
+      contents: Array<{ uri: string; mimeType?: string; text?: string }>
+      ttlMs: number
+      cacheScope: string
+    }>('resources/read', { uri })
   }
 
   getPrompt(name: string, args: Record<string, string>) {
-    return this.request<{ messages: Array<{ role: string; content: Record<string, unknown> }> }>('prompts/get', {
-      name,
-      arguments: args,
-    })
+    return this.request<{ messages: Array<{ role: string; content: Record<string, unknown> }> }>(
+      'prompts/get',
+      {
+        name,
+        arguments: args,
+      },
+    )
   }
 
   complete(ref: Record<string, unknown>, argument: { name: string; value: string }) {
-    return this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>('completion/complete', {
-      ref,
-      argument,
-    })
+    return this.request<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>(
+      'completion/complete',
+      {
+        ref,
+        argument,
+      },
+    )
   }
 }
 
 /** An elicitation answer as the client sends it back under `inputResponses`. */
-export function answer(action: 'accept' | 'decline' | 'cancel', content?: Record<string, unknown>): Record<string, unknown> {
+export function answer(
+  action: 'accept' | 'decline' | 'cancel',
+  content?: Record<string, unknown>,
+): Record<string, unknown> {
   return content === undefined ? { action } : { action, content }
 }
 

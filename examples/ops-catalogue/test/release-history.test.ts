@@ -8,12 +8,23 @@ import type { Deployment, DeploymentKind } from '../src/deployments/deployment-l
 import { earlierVersions } from '../src/deployments/release-history.ts'
 
 function history(...entries: Array<[DeploymentKind, string]>): Deployment[] {
-  return entries.map(([kind, version], i) => ({ id: `d${i}`, seq: i + 1, service: 's', kind, version, at: '', by: 'ci' }))
+  return entries.map(([kind, version], i) => ({
+    id: `d${i}`,
+    seq: i + 1,
+    service: 's',
+    kind,
+    version,
+    at: '',
+    by: 'ci',
+  }))
 }
 
 describe('earlierVersions', () => {
   it('offers the releases before the current one, newest first', () => {
-    expect(earlierVersions(history(['deploy', '1.0'], ['deploy', '1.1'], ['deploy', '1.2']))).toEqual(['1.1', '1.0'])
+    expect(earlierVersions(history(['deploy', '1.0'], ['deploy', '1.1'], ['deploy', '1.2']))).toEqual([
+      '1.1',
+      '1.0',
+    ])
   })
 
   it('after a rollback, never offers the version rolled back from', () => {
@@ -22,7 +33,13 @@ describe('earlierVersions', () => {
   })
 
   it('counts a release once, however often it ran', () => {
-    const h = history(['deploy', '1.0'], ['deploy', '1.1'], ['rollback', '1.0'], ['deploy', '1.1'], ['deploy', '1.2'])
+    const h = history(
+      ['deploy', '1.0'],
+      ['deploy', '1.1'],
+      ['rollback', '1.0'],
+      ['deploy', '1.1'],
+      ['deploy', '1.2'],
+    )
     expect(earlierVersions(h)).toEqual(['1.1', '1.0'])
   })
 

@@ -29,7 +29,11 @@ async function ask(service: string): Promise<{ state: string; offered: string[] 
 }
 
 function retry(service: string, state: string, response: Record<string, unknown>) {
-  return client.callTool('rollback', { service }, { inputResponses: { version: response }, requestState: state })
+  return client.callTool(
+    'rollback',
+    { service },
+    { inputResponses: { version: response }, requestState: state },
+  )
 }
 
 async function currentVersion(service: string): Promise<string> {
@@ -58,9 +62,17 @@ describe('rollback asks before it acts', () => {
     const reply = await retry('checkout', state, answer('accept', { version: offered[0]! }))
     expect(reply.result?.resultType).toBe('complete')
     expect(reply.result?.isError).toBeUndefined()
-    expect(reply.result?.structuredContent).toMatchObject({ outcome: 'rolled_back', from: '2026.10.2', to: '2026.10.1' })
+    expect(reply.result?.structuredContent).toMatchObject({
+      outcome: 'rolled_back',
+      from: '2026.10.2',
+      to: '2026.10.1',
+    })
     const history = await server.log.history('checkout')
-    expect(history.at(-1)).toMatchObject({ kind: 'rollback', version: '2026.10.1', previousVersion: '2026.10.2' })
+    expect(history.at(-1)).toMatchObject({
+      kind: 'rollback',
+      version: '2026.10.1',
+      previousVersion: '2026.10.2',
+    })
     const status = await client.callTool('service_status', { service: 'checkout' })
     expect(status.result?.structuredContent).toMatchObject({ currentVersion: '2026.10.1' })
   })
@@ -125,7 +137,10 @@ describe('one answer, one rollback, for the request it was minted for', () => {
       { inputResponses: { version: answer('accept', { version: '2026.10.1' }) } },
     )
     expect(reply.status).toBe(400)
-    expect(reply.error).toMatchObject({ code: -32602, message: 'Invalid params: the requestState is invalid or expired.' })
+    expect(reply.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params: the requestState is invalid or expired.',
+    })
     expect(await server.rollbacks('checkout')).toBe(0)
   })
 
@@ -133,7 +148,10 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     const { state } = await ask('checkout')
     const reply = await retry('postgres-orders', state, answer('accept', { version: '16.4-r1' }))
     expect(reply.status).toBe(400)
-    expect(reply.error).toMatchObject({ code: -32602, message: 'Invalid params: the requestState is invalid or expired.' })
+    expect(reply.error).toMatchObject({
+      code: -32602,
+      message: 'Invalid params: the requestState is invalid or expired.',
+    })
     // Also refused on the right service with other arguments, and on another tool.
     const extra = await client.callTool(
       'rollback',
@@ -163,7 +181,9 @@ describe('one answer, one rollback, for the request it was minted for', () => {
       const again = await retry('checkout', state, accepted)
       expect(again.status).toBe(200)
       expect(again.result?.isError).toBeUndefined()
-      expect(textOf(again.result)).toMatch(/^Already accepted: this answer was acted on before; nothing was done twice\./)
+      expect(textOf(again.result)).toMatch(
+        /^Already accepted: this answer was acted on before; nothing was done twice\./,
+      )
       // The duplicate is told what was accepted: the original outcome follows the note.
       expect(textOf(again.result)).toContain('Rolled checkout back from 2026.10.2 to 2026.10.0')
     }
@@ -183,10 +203,14 @@ describe('one answer, one rollback, for the request it was minted for', () => {
   it('an answer decided on a history that has moved since does nothing', async () => {
     const one = await ask('payments-gateway')
     const two = await ask('payments-gateway')
-    expect((await retry('payments-gateway', one.state, answer('accept', { version: '4.12.1' }))).result?.isError).toBeUndefined()
+    expect(
+      (await retry('payments-gateway', one.state, answer('accept', { version: '4.12.1' }))).result?.isError,
+    ).toBeUndefined()
     const stale = await retry('payments-gateway', two.state, answer('accept', { version: '4.12.0' }))
     expect(stale.result?.isError).toBe(true)
-    expect(textOf(stale.result)).toContain('payments-gateway changed after this rollback was decided: it now runs 4.12.1')
+    expect(textOf(stale.result)).toContain(
+      'payments-gateway changed after this rollback was decided: it now runs 4.12.1',
+    )
     expect(await server.rollbacks('payments-gateway')).toBe(1)
   })
 
@@ -194,13 +218,23 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     const first = await client.callTool('rollback', { service: 'notifications', version: '9.4.1' })
     expect(first.result?.resultType).toBe('complete')
     expect(first.result?.requestState).toBeUndefined()
-    expect(first.result?.structuredContent).toMatchObject({ outcome: 'rolled_back', from: '9.5.0', to: '9.4.1' })
+    expect(first.result?.structuredContent).toMatchObject({
+      outcome: 'rolled_back',
+      from: '9.5.0',
+      to: '9.4.1',
+    })
     // Repeating it repeats the request; it is refused only because 9.4.1 now runs, not as a replay.
     const repeated = await client.callTool('rollback', { service: 'notifications', version: '9.4.1' })
     expect(repeated.result?.isError).toBe(true)
-    expect(textOf(repeated.result)).toContain('9.4.1 is not an earlier version of notifications (running 9.4.1')
+    expect(textOf(repeated.result)).toContain(
+      '9.4.1 is not an earlier version of notifications (running 9.4.1',
+    )
     const further = await client.callTool('rollback', { service: 'notifications', version: '9.4.0' })
-    expect(further.result?.structuredContent).toMatchObject({ outcome: 'rolled_back', from: '9.4.1', to: '9.4.0' })
+    expect(further.result?.structuredContent).toMatchObject({
+      outcome: 'rolled_back',
+      from: '9.4.1',
+      to: '9.4.0',
+    })
     expect(await server.rollbacks('notifications')).toBe(2)
   })
 

@@ -58,7 +58,9 @@ export class OpsProcess {
       const found = this.logs.find((l) => l.event === event)
       if (found) return found
       if (exited || Date.now() > deadline) {
-        throw new Error(`no "${event}" log line (${exited ? 'process exited' : 'timed out'}); stderr:\n${this.stderr}`)
+        throw new Error(
+          `no "${event}" log line (${exited ? 'process exited' : 'timed out'}); stderr:\n${this.stderr}`,
+        )
       }
       await new Promise<void>((wake) => {
         const done = () => {

@@ -4,8 +4,10 @@
  * for input across rounds, and guard destructive answers. Transports live in `@tessera/core/http`
  * and `@tessera/core/stdio`.
  */
+
 export { isTesseraError, TesseraError, type TesseraErrorCode, wireMappings } from './errors.ts'
 export { type JsonErrorLocation, locateJsonError } from './protocol/jsonrpc/locate-json-error.ts'
+export type { JsonObject, JsonRpcId } from './protocol/jsonrpc/message.ts'
 export type { ClientCapabilities, ServerCapabilities } from './protocol/modern/capabilities.ts'
 export type { HeaderView } from './protocol/modern/header-view.ts'
 export { LOGGING_LEVELS, type LoggingLevel, MODERN_VERSION } from './protocol/modern/vocabulary.ts'

@@ -78,7 +78,12 @@ export function mcpHeaders(method: string, params: Json): Record<string, string>
     'mcp-protocol-version': String((params._meta as Json | undefined)?.[META.protocolVersion] ?? VERSION),
     'mcp-method': method,
   }
-  const name = method === 'resources/read' ? params.uri : method === 'tools/call' || method === 'prompts/get' ? params.name : undefined
+  const name =
+    method === 'resources/read'
+      ? params.uri
+      : method === 'tools/call' || method === 'prompts/get'
+        ? params.name
+        : undefined
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name)
   return headers
 }
@@ -91,7 +96,10 @@ export function encodeHeaderValue(value: string): string {
   return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`
 }
 
-export function applyOverrides(headers: Record<string, string>, overrides?: Record<string, string | null>): Record<string, string> {
+export function applyOverrides(
+  headers: Record<string, string>,
+  overrides?: Record<string, string | null>,
+): Record<string, string> {
   const out = { ...headers }
   for (const [name, value] of Object.entries(overrides ?? {})) {
     if (value === null) delete out[name.toLowerCase()]
@@ -118,14 +126,27 @@ export class McpHttpClient {
     const full = withMeta(params, options)
     const body = { jsonrpc: '2.0', id: options.id ?? freshId(), method, params: full }
     const headers = applyOverrides(mcpHeaders(method, full), options.headers)
-    return this.send(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: options.signal })
+    return this.send(this.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: options.signal,
+    })
   }
 
   /** Posts a body as given (a string is sent verbatim) with the default headers for `method`. */
-  async postRaw(body: unknown, headers: Record<string, string | null> = {}, method = 'tools/list'): Promise<Reply> {
+  async postRaw(
+    body: unknown,
+    headers: Record<string, string | null> = {},
+    method = 'tools/list',
+  ): Promise<Reply> {
     const base = mcpHeaders(method, { _meta: envelope() })
     const text = typeof body === 'string' ? body : JSON.stringify(body)
-    const response = await this.send(this.url, { method: 'POST', headers: applyOverrides(base, headers), body: text })
+    const response = await this.send(this.url, {
+      method: 'POST',
+      headers: applyOverrides(base, headers),
+      body: text,
+    })
     return readReply(response)
   }
 
@@ -247,12 +268,22 @@ export interface RawReply {
  * Posts with node:http so a test controls every header byte: arrays repeat a header, and `host`
  * is sent as given (fetch would not let a test forge it).
  */
-export function rawPost(url: string, headers: Record<string, string | string[]>, body: string): Promise<RawReply> {
+export function rawPost(
+  url: string,
+  headers: Record<string, string | string[]>,
+  body: string,
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: 'POST' }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      )
       res.on('error', reject)
     })
     req.on('error', reject)
@@ -262,7 +293,11 @@ export function rawPost(url: string, headers: Record<string, string | string[]>,
 }
 
 /** A full request body and its headers, for senders that are not the client above. */
-export function requestParts(method: string, params: Json, options: CallOptions = {}): { headers: Record<string, string>; body: string } {
+export function requestParts(
+  method: string,
+  params: Json,
+  options: CallOptions = {},
+): { headers: Record<string, string>; body: string } {
   const full = withMeta(params, options)
   const body = JSON.stringify({ jsonrpc: '2.0', id: options.id ?? freshId(), method, params: full })
   return { headers: applyOverrides(mcpHeaders(method, full), options.headers), body }
@@ -302,15 +337,22 @@ export function capturingLogger(): Logger & { entries: LogEntry[] } {
 /** The `error` member of a JSON-RPC reply, or a thrown error naming what came instead. */
 export function errorOf(reply: Reply): { code: number; message: string; data?: unknown } {
   const error = reply.body?.error as { code: number; message: string; data?: unknown } | undefined
-  if (error === undefined) throw new Error(`expected an error, got ${reply.status} ${reply.raw.slice(0, 300)}`)
+  if (error === undefined)
+    throw new Error(`expected an error, got ${reply.status} ${reply.raw.slice(0, 300)}`)
   return error
 }
 
 /** The `result` member of a JSON-RPC reply, or a thrown error naming what came instead. */
 export function resultOf(reply: Reply): Json {
   const result = reply.body?.result as Json | undefined
-  if (result === undefined) throw new Error(`expected a result, got ${reply.status} ${reply.raw.slice(0, 300)}`)
+  if (result === undefined)
+    throw new Error(`expected a result, got ${reply.status} ${reply.raw.slice(0, 300)}`)
   return result
+}
+
+/** The `params` of a message (empty when there is none). */
+export function paramsOf(message: Json | undefined): Json {
+  return (message?.params as Json | undefined) ?? {}
 }
 
 /** The concatenated text blocks of a tool result. */

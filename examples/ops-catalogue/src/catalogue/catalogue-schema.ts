@@ -28,7 +28,11 @@ const service = z
     id: z.string().regex(SERVICE_ID, 'must be kebab-case (a-z, 0-9, single hyphens)'),
     name: z.string().min(1),
     description: z.string().min(1),
-    owner: z.strictObject({ team: z.string().min(1), contact: z.string().min(1), email: z.email().optional() }),
+    owner: z.strictObject({
+      team: z.string().min(1),
+      contact: z.string().min(1),
+      email: z.email().optional(),
+    }),
     tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     currentVersion: z.string().min(1),
     health: z.strictObject({
@@ -44,10 +48,19 @@ const service = z
     let previousAt = Number.NEGATIVE_INFINITY
     s.deployments.forEach((d, i) => {
       const at = Date.parse(d.at)
-      if (at < previousAt) ctx.addIssue({ code: 'custom', path: ['deployments', i, 'at'], message: 'deployments must be in time order' })
+      if (at < previousAt)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['deployments', i, 'at'],
+          message: 'deployments must be in time order',
+        })
       previousAt = at
       if (i === 0 && d.kind === 'rollback') {
-        ctx.addIssue({ code: 'custom', path: ['deployments', i, 'kind'], message: 'a history cannot start with a rollback' })
+        ctx.addIssue({
+          code: 'custom',
+          path: ['deployments', i, 'kind'],
+          message: 'a history cannot start with a rollback',
+        })
       }
       if (d.kind === 'rollback' && !deployed.has(d.version)) {
         ctx.addIssue({
@@ -77,7 +90,12 @@ export const catalogueFile = z
   .superRefine((file, ctx) => {
     const seen = new Set<string>()
     file.services.forEach((s, i) => {
-      if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: ['services', i, 'id'], message: `duplicate service id '${s.id}'` })
+      if (seen.has(s.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['services', i, 'id'],
+          message: `duplicate service id '${s.id}'`,
+        })
       seen.add(s.id)
     })
   })

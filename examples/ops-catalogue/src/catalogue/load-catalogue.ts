@@ -50,7 +50,8 @@ export function parseCatalogue(text: string, source: string): Catalogue {
     )
   }
   const parsed = catalogueFile.safeParse(raw)
-  if (!parsed.success) throw new CatalogueError(`${source}: invalid catalogue: ${describeIssues(parsed.error)}`, source)
+  if (!parsed.success)
+    throw new CatalogueError(`${source}: invalid catalogue: ${describeIssues(parsed.error)}`, source)
   return new Catalogue(parsed.data, source)
 }
 

@@ -40,7 +40,11 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
   const table = options.table ?? 'ops_deployments'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const t = `"${table}"`
-  const pool = new pg.Pool({ connectionString: options.connectionString, connectionTimeoutMillis: 5000, max: 5 })
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    connectionTimeoutMillis: 5000,
+    max: 5,
+  })
   pool.on('error', () => {})
   let ready: Promise<void> | undefined
 
@@ -95,8 +99,9 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
     )
 
   const head = async (client: pg.PoolClient, service: string): Promise<Deployment | undefined> => {
-    const row = (await client.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq DESC LIMIT 1`, [service]))
-      .rows[0]
+    const row = (
+      await client.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq DESC LIMIT 1`, [service])
+    ).rows[0]
     return row && toDeployment(row)
   }
 
@@ -104,14 +109,15 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
     seed: (service, entries) =>
       locked(service, async (client) => {
         if ((await head(client, service)) !== undefined) return false
-        for (const [i, e] of entries.entries()) await insert(client, { id: seedId(service, i), seq: i + 1, service, ...e })
+        for (const [i, e] of entries.entries())
+          await insert(client, { id: seedId(service, i), seq: i + 1, service, ...e })
         return true
       }),
     async history(service) {
       await ensureTable()
-      return (await pool.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq`, [service])).rows.map(
-        toDeployment,
-      )
+      return (
+        await pool.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq`, [service])
+      ).rows.map(toDeployment)
     },
     append: (entry: NewDeployment, expected): Promise<AppendResult> =>
       locked(entry.service, async (client) => {

@@ -36,14 +36,20 @@ return {1, entry}`
 
 export function redisDeploymentLog(options: RedisDeploymentLogOptions): DeploymentLog {
   const prefix = options.keyPrefix ?? 'ops-catalogue:'
-  const client = new Redis(options.url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false })
+  const client = new Redis(options.url, {
+    maxRetriesPerRequest: 2,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  })
   // Errors surface on the calls that fail; without a listener ioredis would also print them.
   client.on('error', () => {})
   const keyOf = (service: string) => `${prefix}deployments:${service}`
 
   return {
     async seed(service, entries) {
-      const rows = entries.map((e, i) => JSON.stringify({ seq: i + 1, id: seedId(service, i), service, ...e }))
+      const rows = entries.map((e, i) =>
+        JSON.stringify({ seq: i + 1, id: seedId(service, i), service, ...e }),
+      )
       return (await client.eval(SEED, 1, keyOf(service), ...rows)) === 1
     },
     async history(service) {
@@ -51,10 +57,13 @@ export function redisDeploymentLog(options: RedisDeploymentLogOptions): Deployme
     },
     async append(entry: NewDeployment, expected): Promise<AppendResult> {
       const { seq: _, ...rest } = stamp(entry, randomUUID(), 0, new Date())
-      const [ok, text] = (await client.eval(APPEND, 1, keyOf(entry.service), expected ?? '', JSON.stringify(rest))) as [
-        number,
-        string,
-      ]
+      const [ok, text] = (await client.eval(
+        APPEND,
+        1,
+        keyOf(entry.service),
+        expected ?? '',
+        JSON.stringify(rest),
+      )) as [number, string]
       if (ok === 1) return { ok: true, deployment: parse(text) }
       return { ok: false, head: text === '' ? undefined : parse(text) }
     },

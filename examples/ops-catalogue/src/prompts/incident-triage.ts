@@ -24,7 +24,10 @@ export function registerIncidentTriage(app: McpServer, { catalogue, log }: OpsDe
     async ({ service }) => {
       const entry = service === undefined ? undefined : catalogue.get(service)
       if (entry === undefined) {
-        throw new TesseraError('TESSERA_INVALID_PARAMS', `Invalid params: unknown service '${String(service).slice(0, 64)}'.`)
+        throw new TesseraError(
+          'TESSERA_INVALID_PARAMS',
+          `Invalid params: unknown service '${String(service).slice(0, 64)}'.`,
+        )
       }
       const history = await log.history(entry.id)
       const recent = history.slice(-RECENT).reverse()
@@ -53,7 +56,11 @@ export function registerIncidentTriage(app: McpServer, { catalogue, log }: OpsDe
             role: 'user',
             content: {
               type: 'resource',
-              resource: { uri: runbooksUri(entry.id), mimeType: 'text/markdown', text: runbooksMarkdown(entry) },
+              resource: {
+                uri: runbooksUri(entry.id),
+                mimeType: 'text/markdown',
+                text: runbooksMarkdown(entry),
+              },
             },
           },
         ],
@@ -63,6 +70,9 @@ export function registerIncidentTriage(app: McpServer, { catalogue, log }: OpsDe
 }
 
 function describe(d: Deployment): string {
-  const what = d.kind === 'rollback' ? `rolled back to ${d.version} from ${d.previousVersion ?? '?'}` : `deployed ${d.version}`
+  const what =
+    d.kind === 'rollback'
+      ? `rolled back to ${d.version} from ${d.previousVersion ?? '?'}`
+      : `deployed ${d.version}`
   return `- ${d.at}: ${what} by ${d.by}${d.note ? ` (${d.note})` : ''}`
 }

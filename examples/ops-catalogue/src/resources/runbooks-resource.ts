@@ -29,5 +29,5 @@ export function registerRunbooksResource(app: McpServer, { catalogue }: OpsDeps)
 
 export function runbooksMarkdown(entry: ServiceEntry): string {
   const header = `<!-- ${entry.id}: ${entry.name}, tier ${entry.tier}, owner ${entry.owner.team} (${entry.owner.contact}) -->\n\n`
-  return header + entry.runbooks.map((r) => r.markdown.trimEnd()).join('\n\n---\n\n') + '\n'
+  return `${header}${entry.runbooks.map((r) => r.markdown.trimEnd()).join('\n\n---\n\n')}\n`
 }

@@ -5,6 +5,7 @@
  * each other (one host for SQLite, every host for Redis or PostgreSQL).
  */
 import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { ReplayStore } from '@tessera/core'
 import { postgresReplayStore } from '@tessera/store-postgres'
 import { redisReplayStore } from '@tessera/store-redis'
@@ -14,7 +15,6 @@ import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { postgresDeploymentLog } from '../deployments/postgres-deployment-log.ts'
 import { redisDeploymentLog } from '../deployments/redis-deployment-log.ts'
 import { sqliteDeploymentLog } from '../deployments/sqlite-deployment-log.ts'
-import { dirname } from 'node:path'
 
 export interface Backends {
   log: DeploymentLog

@@ -23,10 +23,17 @@ export interface OpenOps {
 }
 
 /** Key file and seed: run once per start, before any worker exists. */
-export async function prepareData(config: AppConfig, logger: AppLogger): Promise<{ catalogue: Catalogue; keys: StateKey[] }> {
+export async function prepareData(
+  config: AppConfig,
+  logger: AppLogger,
+): Promise<{ catalogue: Catalogue; keys: StateKey[] }> {
   const catalogue = loadCatalogue(config.cataloguePath)
   const loaded = ensureStateKeys(config.keysPath)
-  if (loaded.created) logger.info({ event: 'state_keys_created', file: config.keysPath }, 'created the requestState key file (mode 0600)')
+  if (loaded.created)
+    logger.info(
+      { event: 'state_keys_created', file: config.keysPath },
+      'created the requestState key file (mode 0600)',
+    )
   if (loaded.looseMode !== undefined) {
     logger.warn(
       { event: 'state_keys_mode', file: config.keysPath, mode: loaded.looseMode.toString(8) },
@@ -37,8 +44,16 @@ export async function prepareData(config: AppConfig, logger: AppLogger): Promise
   try {
     const seeded = await seedDeployments(catalogue, backends.log)
     logger.info(
-      { event: 'catalogue_loaded', file: catalogue.source, services: catalogue.ids().length, seeded: seeded.length, store: backends.describe },
-      seeded.length > 0 ? `seeded the deployment log for ${seeded.length} services` : 'deployment log already seeded',
+      {
+        event: 'catalogue_loaded',
+        file: catalogue.source,
+        services: catalogue.ids().length,
+        seeded: seeded.length,
+        store: backends.describe,
+      },
+      seeded.length > 0
+        ? `seeded the deployment log for ${seeded.length} services`
+        : 'deployment log already seeded',
     )
   } finally {
     await backends.log.close()
@@ -61,7 +76,8 @@ export function openOps(
     log: backends.log,
     replayStore: backends.replayStore,
     stateKeys: keys,
-    logger: logger.child({ component: 'tessera' }),
+    logger,
+    frameworkLogger: logger.child({ component: 'tessera' }),
   })
   return { app, catalogue, backends, closeLog: () => backends.log.close() }
 }

@@ -18,7 +18,11 @@ export interface HttpProcess {
   stop(reason: string): void
 }
 
-export async function serveHttp(config: AppConfig, logger: AppLogger, ops: OpenOps = openOps(config, logger)): Promise<HttpProcess> {
+export async function serveHttp(
+  config: AppConfig,
+  logger: AppLogger,
+  ops: OpenOps = openOps(config, logger),
+): Promise<HttpProcess> {
   const running = await listen(ops.app, { host: config.host, port: config.port, path: config.path })
   const stop = onShutdown(logger, async () => {
     await drain(running.httpServer)

@@ -6,7 +6,7 @@
 import { serveStdio } from '@tessera/core/stdio'
 import type { AppConfig } from '../cli.ts'
 import type { AppLogger } from '../logger.ts'
-import { prepareData, openOps } from './open-ops.ts'
+import { openOps, prepareData } from './open-ops.ts'
 import { onShutdown } from './shutdown.ts'
 
 export async function serveStdioMode(config: AppConfig, logger: AppLogger): Promise<void> {

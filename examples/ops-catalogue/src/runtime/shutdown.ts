@@ -8,14 +8,20 @@ import type { AppLogger } from '../logger.ts'
 
 const FORCE_AFTER_MS = 10_000
 
-export function onShutdown(logger: AppLogger, stop: (reason: string) => Promise<void>): (reason: string) => void {
+export function onShutdown(
+  logger: AppLogger,
+  stop: (reason: string) => Promise<void>,
+): (reason: string) => void {
   let stopping = false
   const trigger = (reason: string): void => {
     if (stopping) return
     stopping = true
     logger.info({ event: 'shutdown', reason }, 'shutting down')
     setTimeout(() => {
-      logger.error({ event: 'shutdown_forced' }, `still running ${FORCE_AFTER_MS} ms after ${reason}: exiting`)
+      logger.error(
+        { event: 'shutdown_forced' },
+        `still running ${FORCE_AFTER_MS} ms after ${reason}: exiting`,
+      )
       process.exit(1)
     }, FORCE_AFTER_MS).unref()
     // Exit explicitly once stopped: a forgotten handle (a pool, a timer) must not keep a stopped server alive.

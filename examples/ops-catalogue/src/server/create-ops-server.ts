@@ -25,6 +25,8 @@ export interface OpsServerOptions {
   /** requestState keys; every worker and host must share them. The first one seals. */
   stateKeys: readonly StateKey[]
   logger: Logger
+  /** What the framework logs (refused states, duplicates); default: `logger`. */
+  frameworkLogger?: Logger
 }
 
 const INSTRUCTIONS = [
@@ -44,7 +46,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     cache: { toolsList: { ttlMs: 60_000, cacheScope: 'public' } },
     requestState: { keys: options.stateKeys },
     replay: { store: options.replayStore },
-    logger: options.logger,
+    logger: options.frameworkLogger ?? options.logger,
   })
   const deps: OpsDeps = { catalogue: options.catalogue, log: options.log, logger: options.logger }
   registerServiceStatus(app, deps)

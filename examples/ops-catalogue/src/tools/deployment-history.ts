@@ -45,13 +45,21 @@ export function registerDeploymentHistory(app: McpServer, { catalogue, log }: Op
       const header = `${service}: ${history.length} entries, current version ${current}; newest first:`
       return {
         content: [{ type: 'text', text: [header, ...newestFirst.map(line)].join('\n') }],
-        structuredContent: { service, currentVersion: current, total: history.length, deployments: newestFirst },
+        structuredContent: {
+          service,
+          currentVersion: current,
+          total: history.length,
+          deployments: newestFirst,
+        },
       }
     },
   )
 }
 
 function line(d: Deployment): string {
-  const what = d.kind === 'rollback' ? `rollback to ${d.version} (from ${d.previousVersion ?? '?'})` : `deploy ${d.version}`
+  const what =
+    d.kind === 'rollback'
+      ? `rollback to ${d.version} (from ${d.previousVersion ?? '?'})`
+      : `deploy ${d.version}`
   return `#${d.seq} ${d.at} ${what} by ${d.by}${d.note ? `: ${d.note}` : ''}`
 }

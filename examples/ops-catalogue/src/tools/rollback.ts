@@ -13,7 +13,13 @@
  * often and wherever it is re-sent. A call that names `version` carries no state and no nonce: it
  * is an ordinary call, checked against the current history and nothing more.
  */
-import type { CallToolResult, ElicitationAnswer, InputRequest, McpServer, RequestContext } from '@tessera/core'
+import type {
+  CallToolResult,
+  ElicitationAnswer,
+  InputRequest,
+  McpServer,
+  RequestContext,
+} from '@tessera/core'
 import { elicitForm } from '@tessera/core'
 import { z } from 'zod'
 import type { ServiceEntry } from '../catalogue/catalogue-schema.ts'
@@ -67,10 +73,20 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
       const head = headOf(history)
       if (head === undefined) throw new Error(`the deployment log has no history for ${service}`)
       if (version !== undefined) {
-        return rollBack(deps, entry, { to: version, allowed: earlierVersions(history), head, ctx, how: 'named in the call' })
+        return rollBack(deps, entry, {
+          to: version,
+          allowed: earlierVersions(history),
+          head,
+          ctx,
+          how: 'named in the call',
+        })
       }
 
-      const asked = previouslyAsked(ctx) ?? { head: head.id, current: head.version, offered: earlierVersions(history) }
+      const asked = previouslyAsked(ctx) ?? {
+        head: head.id,
+        current: head.version,
+        offered: earlierVersions(history),
+      }
       if (asked.offered.length === 0) return toolError(`${service} has no earlier version to roll back to.`)
       const question = versionQuestion(entry, asked)
       const answer = ctx.answer(VERSION_QUESTION, question)
@@ -113,7 +129,10 @@ function versionQuestion(entry: ServiceEntry, asked: Asked): ElicitationRequest 
   }) as ElicitationRequest
 }
 
-function nothingDone(service: string, answer: Exclude<ElicitationAnswer, { action: 'accept' }>): CallToolResult {
+function nothingDone(
+  service: string,
+  answer: Exclude<ElicitationAnswer, { action: 'accept' }>,
+): CallToolResult {
   const outcome = answer.action === 'decline' ? 'declined' : 'cancelled'
   return {
     content: [{ type: 'text', text: `Nothing was done: the rollback of ${service} was ${outcome}.` }],
@@ -140,11 +159,20 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
     )
   }
   const appended = await deps.log.append(
-    { service: entry.id, kind: 'rollback', version: to, previousVersion: head.version, by: requester(plan.ctx), note: plan.how },
+    {
+      service: entry.id,
+      kind: 'rollback',
+      version: to,
+      previousVersion: head.version,
+      by: requester(plan.ctx),
+      note: plan.how,
+    },
     head.id,
   )
   if (!appended.ok) {
-    const now = appended.head ? `${appended.head.version} (${appended.head.kind} at ${appended.head.at})` : 'unknown'
+    const now = appended.head
+      ? `${appended.head.version} (${appended.head.kind} at ${appended.head.at})`
+      : 'unknown'
     return toolError(
       `${entry.id} changed after this rollback was decided: it now runs ${now}. Nothing was done; call rollback again to decide afresh.`,
     )
@@ -155,7 +183,12 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
     'service rolled back',
   )
   return {
-    content: [{ type: 'text', text: `Rolled ${entry.id} back from ${head.version} to ${to} (deployment #${d.seq}, ${d.id}).` }],
+    content: [
+      {
+        type: 'text',
+        text: `Rolled ${entry.id} back from ${head.version} to ${to} (deployment #${d.seq}, ${d.id}).`,
+      },
+    ],
     structuredContent: { service: entry.id, outcome: 'rolled_back', from: head.version, to, deployment: d },
   }
 }

@@ -14,7 +14,11 @@ const output = z.object({
   name: z.string(),
   owner: z.object({ team: z.string(), contact: z.string(), email: z.string().optional() }),
   tier: z.number().int(),
-  health: z.object({ status: z.enum(['healthy', 'degraded', 'down']), checkedAt: z.string(), note: z.string().optional() }),
+  health: z.object({
+    status: z.enum(['healthy', 'degraded', 'down']),
+    checkedAt: z.string(),
+    note: z.string().optional(),
+  }),
   currentVersion: z.string(),
   lastChange: deploymentShape,
   runbooks: z.string(),

@@ -2,7 +2,8 @@
  * @module locate-json-error
  * Finds where a JSON text stops being JSON, as a 1-based line and column. Only runs after
  * `JSON.parse` has already failed, so it favours clarity over speed. Node 20's parser messages
- * carry no position, hence this small scanner of our own.
+ * carry no position, hence this small scanner of our own. It keeps its own stack of open
+ * containers instead of recursing, so no nesting depth can overflow it.
  */
 
 export interface JsonErrorLocation {
@@ -12,9 +13,7 @@ export interface JsonErrorLocation {
 }
 
 export function locateJsonError(text: string): JsonErrorLocation {
-  const scanner = new Scanner(text)
-  const offset = scanner.run()
-  return toLocation(text, offset)
+  return toLocation(text, firstErrorOffset(text))
 }
 
 function toLocation(text: string, offset: number): JsonErrorLocation {
@@ -29,137 +28,98 @@ function toLocation(text: string, offset: number): JsonErrorLocation {
   return { offset, line, column: offset - lineStart + 1 }
 }
 
-class Fail {
-  constructor(readonly at: number) {}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+const WORDS = ['true', 'false', 'null']
+
+/** Expecting: a value; after a value inside an object or array; an object key. */
+type Expect = 'value' | 'after' | 'key'
+
+function firstErrorOffset(s: string): number {
+  const stack: Array<'{' | '['> = []
+  let i = skipWs(s, 0)
+  let expect: Expect = 'value'
+  while (i < s.length) {
+    const c = s[i]!
+    if (expect === 'value') {
+      if (c === '{' || c === '[') {
+        stack.push(c)
+        i = skipWs(s, i + 1)
+        const closer = c === '{' ? '}' : ']'
+        if (s[i] === closer) {
+          stack.pop()
+          i = skipWs(s, i + 1)
+          expect = 'after'
+        } else {
+          expect = c === '{' ? 'key' : 'value'
+        }
+        continue
+      }
+      const end = scalarEnd(s, i)
+      if (end < 0) return -end - 1
+      i = end
+      expect = 'after'
+    } else if (expect === 'key') {
+      if (c !== '"') return i
+      const end = stringEnd(s, i)
+      if (end < 0) return -end - 1
+      i = skipWs(s, end)
+      if (s[i] !== ':') return i
+      i++
+      expect = 'value'
+    } else {
+      if (stack.length === 0) return i
+      const top = stack[stack.length - 1]
+      if (c === ',') {
+        i++
+        expect = top === '{' ? 'key' : 'value'
+      } else if ((c === '}' && top === '{') || (c === ']' && top === '[')) {
+        stack.pop()
+        i++
+      } else {
+        return i
+      }
+    }
+    i = skipWs(s, i)
+  }
+  return s.length
 }
 
-/** Recursive descent over the JSON grammar; the first position that cannot continue is the error. */
-class Scanner {
-  private i = 0
-  constructor(private readonly s: string) {}
+function skipWs(s: string, i: number): number {
+  while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++
+  return i
+}
 
-  run(): number {
-    try {
-      this.ws()
-      this.value(0)
-      this.ws()
-      return this.i < this.s.length ? this.i : this.s.length
-    } catch (e) {
-      if (e instanceof Fail) return e.at
-      return this.i
-    }
+/** End of the scalar starting at i, or -(errorOffset + 1). */
+function scalarEnd(s: string, i: number): number {
+  const c = s[i]!
+  if (c === '"') return stringEnd(s, i)
+  if (c === '-' || (c >= '0' && c <= '9')) {
+    NUMBER.lastIndex = i
+    const m = NUMBER.exec(s)
+    return m ? i + m[0].length : -i - 1
   }
+  for (const word of WORDS) if (s.startsWith(word, i)) return i + word.length
+  return -i - 1
+}
 
-  private ws(): void {
-    while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i]!)) this.i++
-  }
-
-  private fail(): never {
-    throw new Fail(this.i)
-  }
-
-  private value(depth: number): void {
-    if (depth > 512) this.fail()
-    const c = this.s[this.i]
-    if (c === '{') return this.object(depth)
-    if (c === '[') return this.array(depth)
-    if (c === '"') return this.string()
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number()
-    for (const word of ['true', 'false', 'null']) {
-      if (this.s.startsWith(word, this.i)) {
-        this.i += word.length
-        return
-      }
-    }
-    this.fail()
-  }
-
-  private object(depth: number): void {
-    this.i++
-    this.ws()
-    if (this.s[this.i] === '}') {
-      this.i++
-      return
-    }
-    for (;;) {
-      this.ws()
-      if (this.s[this.i] !== '"') this.fail()
-      this.string()
-      this.ws()
-      if (this.s[this.i] !== ':') this.fail()
-      this.i++
-      this.ws()
-      this.value(depth + 1)
-      this.ws()
-      if (this.s[this.i] === ',') {
-        this.i++
+function stringEnd(s: string, i: number): number {
+  let j = i + 1
+  while (j < s.length) {
+    const code = s.charCodeAt(j)
+    if (code === 34) return j + 1
+    if (code < 0x20) return -j - 1
+    if (code === 92) {
+      const next = s[j + 1]
+      if (next === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(s.slice(j + 2, j + 6))) return -(j + 2) - 1
+        j += 6
         continue
       }
-      if (this.s[this.i] === '}') {
-        this.i++
-        return
-      }
-      this.fail()
+      if (next === undefined || !'"\\/bfnrt'.includes(next)) return -(j + 1) - 1
+      j += 2
+      continue
     }
+    j++
   }
-
-  private array(depth: number): void {
-    this.i++
-    this.ws()
-    if (this.s[this.i] === ']') {
-      this.i++
-      return
-    }
-    for (;;) {
-      this.ws()
-      this.value(depth + 1)
-      this.ws()
-      if (this.s[this.i] === ',') {
-        this.i++
-        continue
-      }
-      if (this.s[this.i] === ']') {
-        this.i++
-        return
-      }
-      this.fail()
-    }
-  }
-
-  private string(): void {
-    this.i++
-    while (this.i < this.s.length) {
-      const code = this.s.charCodeAt(this.i)
-      if (code === 34) {
-        this.i++
-        return
-      }
-      if (code < 0x20) this.fail()
-      if (code === 92) {
-        const next = this.s[this.i + 1]
-        if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(this.s.slice(this.i + 2, this.i + 6))) {
-            this.i += 2
-            this.fail()
-          }
-          this.i += 6
-          continue
-        }
-        if (next === undefined || !'"\\/bfnrt'.includes(next)) {
-          this.i++
-          this.fail()
-        }
-        this.i += 2
-        continue
-      }
-      this.i++
-    }
-    this.fail()
-  }
-
-  private number(): void {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.s.slice(this.i, this.i + 400))
-    if (!match || match[0] === '-') this.fail()
-    this.i += match[0].length
-  }
+  return -s.length - 1
 }

@@ -42,7 +42,7 @@ export function classify(value: unknown): ParseOutcome {
   }
   const msg = value as Record<string, unknown>
   const id = msg.id
-  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))
+  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))
   const echoId = validId ? (id as JsonRpcId) : undefined
   if (msg.jsonrpc !== '2.0')
     return fault(ErrorCode.InvalidRequest, 'Invalid request: jsonrpc must be "2.0".', echoId)

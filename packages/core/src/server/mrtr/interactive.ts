@@ -80,12 +80,31 @@ async function execute<R>(
   if (!single || round.nonce === undefined) return once()
   if (!guard) throw new TypeError('A single-use tool needs `replay.store` in the server options.')
   const ttlMs = call.core.state.ttlSeconds * 1000
-  const result = await guard.run(round.nonce, single.what, ttlMs, once, (value) =>
-    value instanceof InputRequired ? 'asked again' : (call.describe?.(value as R) ?? 'done'),
-  )
-  if (result.status === 'executed') return result.value
-  if (result.status === 'duplicate') return single.onDuplicate(result.outcome)
-  return single.onInProgress()
+  try {
+    const result = await guard.run(
+      round.nonce,
+      single.what,
+      ttlMs,
+      async () => {
+        const out = await once()
+        // Asking again acts on nothing: release the nonce so a retry of this round asks again too.
+        if (out instanceof InputRequired) throw new AskedAgain(out)
+        return out
+      },
+      (value) => call.describe?.(value as R) ?? 'done',
+    )
+    if (result.status === 'executed') return result.value
+    if (result.status === 'duplicate') return single.onDuplicate(result.outcome)
+    return single.onInProgress()
+  } catch (error) {
+    if (error instanceof AskedAgain) return error.next
+    throw error
+  }
+}
+
+/** Carries a follow-up question out of the guard, which releases the nonce on a throw. */
+class AskedAgain {
+  constructor(readonly next: InputRequired) {}
 }
 
 function ask<R>(

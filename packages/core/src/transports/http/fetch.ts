@@ -20,7 +20,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
     const writer = new FetchReplyWriter(request.signal)
     const url = new URL(request.url)
     if (url.pathname !== resolved.path) return new Response('Not found', { status: 404 })
-    const headers = new FetchHeaderView(request.headers)
+    const headers = new FetchHeaderView(request.headers, url.host)
     if (headerBytes(request.headers) > resolved.maxHeaderBytes) {
       return new Response('Request header fields too large', { status: 431 })
     }
@@ -34,9 +34,15 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
 }
 
 class FetchHeaderView implements HeaderView {
-  constructor(private readonly headers: Headers) {}
+  constructor(
+    private readonly headers: Headers,
+    /** A Request built in-process has no Host header; its URL names the host instead. */
+    private readonly urlHost: string,
+  ) {}
   get(name: string): string | undefined {
-    return this.headers.get(name) ?? undefined
+    const value = this.headers.get(name)
+    if (value === null) return name === 'host' ? this.urlHost : undefined
+    return value
   }
   isRepeated(): boolean {
     return false
@@ -110,12 +116,18 @@ class FetchReplyWriter implements ReplyWriter {
       start: (c) => {
         controller = c
       },
-      cancel: () => this.fireClose(),
+      cancel: () => {
+        this.finished = true
+        this.fireClose()
+      },
     })
     this.answer(new Response(body, { status: 200, headers }))
     return {
-      write: (frame) => controller.enqueue(encoder.encode(frame)),
+      write: (frame) => {
+        if (!this.finished) controller.enqueue(encoder.encode(frame))
+      },
       end: () => {
+        if (this.finished) return
         this.finished = true
         controller.close()
       },

@@ -29,6 +29,7 @@ export class LegacyHttpExchange implements LegacyExchange {
   private stream: SseWriter | undefined
   private streamId: string | undefined
   private detached = false
+  private answered = false
   private chain: Promise<void> = Promise.resolve()
 
   constructor(
@@ -43,7 +44,7 @@ export class LegacyHttpExchange implements LegacyExchange {
   }
 
   notify(method: string, params: JsonObject): void {
-    if (this.signal.aborted) return
+    if (this.signal.aborted || this.answered) return
     this.emit({ jsonrpc: '2.0', method, params })
   }
 
@@ -65,6 +66,7 @@ export class LegacyHttpExchange implements LegacyExchange {
 
   /** Sends the final response (after every earlier event) and finishes the stream. */
   async respond(status: number, body: JsonObject): Promise<void> {
+    this.answered = true
     if (!this.stream) {
       if (!this.writer.closed) this.writer.json(status, JSON.stringify(body))
       return

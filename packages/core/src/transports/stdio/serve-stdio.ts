@@ -27,6 +27,8 @@ interface InFlight {
   closers: Array<() => void>
   /** A listen subscription stays in flight after its request resolved. */
   streaming?: boolean
+  /** Set once the response is written: nothing more may be sent for this request. */
+  answered?: boolean
 }
 
 export function serveStdio(server: McpServer, options?: StdioOptions): Promise<void> {
@@ -56,7 +58,9 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
   })
   return new Promise((resolve) => {
     lines.once('close', () => {
-      for (const flight of inflight.values()) for (const close of flight.closers) close()
+      // Subscriptions end with the input; ordinary requests still answer before we resolve.
+      for (const flight of inflight.values())
+        if (flight.streaming) for (const close of flight.closers) close()
       legacy.close()
       Promise.allSettled([...pending]).then(() => resolve())
     })
@@ -117,7 +121,7 @@ async function serveRequest(
     auth: undefined,
     signal: flight.controller.signal,
     notify(method, params) {
-      if (!flight.controller.signal.aborted) write({ jsonrpc: '2.0', method, params })
+      if (!flight.controller.signal.aborted && !flight.answered) write({ jsonrpc: '2.0', method, params })
     },
     sendRequest(method, params) {
       if (!legacy) return Promise.reject(new Error('no session'))
@@ -130,6 +134,7 @@ async function serveRequest(
       : await server.handleModern(request, exchange)
     if (reply.kind === 'stream') return openStream(reply, flight, inflight, key, write)
     if (reply.kind === 'response' && !flight.controller.signal.aborted) write(reply.body)
+    flight.answered = true
   } finally {
     if (inflight.get(key) === flight && !flight.streaming) inflight.delete(key)
   }

@@ -1,0 +1,187 @@
+/**
+ * @module handshake-equivalence.test
+ * One handler, two eras: the same tool is called by a 2026-07-28 client (MRTR: input_required,
+ * then a retry with inputResponses and requestState) and by a 2025-11-25 client (real
+ * `elicitation/create` requests on the POST stream). Answered the same way, both see the same
+ * questions in the same order and get identical tool results.
+ */
+import { createServer, elicitForm, type McpServer } from '@tessera/core'
+import { listen, type RunningServer } from '@tessera/core/http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Json, LegacyClient, resultOf } from './helpers/legacy-client.ts'
+import { capturingLogger, McpHttpClient } from './helpers/mcp-http.ts'
+
+/** How the user answers a question, whichever era carries it. */
+type Answerer = (request: { method: string; params: Json }) => Json
+
+const schema = (name: string, type = 'string') => ({
+  type: 'object' as const,
+  properties: { [name]: { type } },
+  required: [name],
+})
+
+function build(): McpServer {
+  const app = createServer({ name: 'it-equivalence', version: '1.0.0', logger: capturingLogger() })
+  app.tool('order', { description: 'Two sequential asks, structured result' }, async ({ item }, ctx) => {
+    const size = await ctx.elicit({ message: `Size of ${String(item)}?`, requestedSchema: schema('size', 'number') })
+    if (size.action !== 'accept') return { content: [{ type: 'text', text: `no order (${size.action})` }], isError: true }
+    const confirm = await ctx.elicit({
+      message: `Order ${String(item)} of size ${size.content.size}?`,
+      requestedSchema: schema('ok', 'boolean'),
+    })
+    if (confirm.action !== 'accept' || confirm.content.ok !== true) return `not confirmed (${confirm.action})`
+    return {
+      content: [{ type: 'text', text: `ordered ${String(item)} x${size.content.size}` }],
+      structuredContent: { item, size: size.content.size, confirmed: true },
+    }
+  })
+  app.tool('profile', { description: 'Two questions in one round (askAll), then roots' }, async (_args, ctx) => {
+    const answers = await ctx.askAll({
+      first: elicitForm({ message: 'First name?', requestedSchema: schema('first') }),
+      last: elicitForm({ message: 'Last name?', requestedSchema: schema('last') }),
+    })
+    const roots = await ctx.roots()
+    const name = [answers.first, answers.last].map((a) => (a.action === 'accept' ? String(Object.values(a.content)[0]) : '?'))
+    return { content: [{ type: 'text', text: name.join(' ') }], structuredContent: { name, roots: roots.roots.length } }
+  })
+  app.tool('explicit', { description: 'Explicit style with handler state' }, ({ n }, ctx) => {
+    const question = elicitForm({ message: 'Multiplier?', requestedSchema: schema('m', 'number') })
+    const answer = ctx.answer('mult', question)
+    if (answer === undefined) return ctx.inputRequired({ mult: question }, { state: { base: Number(n) * 10 } })
+    const base = (ctx.state as { base: number }).base
+    return answer.action === 'accept'
+      ? { content: [{ type: 'text', text: 'product' }], structuredContent: { product: base * Number(answer.content.m) } }
+      : `refused (${answer.action})`
+  })
+  return app
+}
+
+let running: RunningServer
+
+beforeAll(async () => {
+  running = await listen(build(), { port: 0 })
+})
+
+afterAll(async () => {
+  await running?.close()
+})
+
+interface Outcome {
+  result: Json
+  asked: Array<{ method: string; params: Json }>
+}
+
+/** 2026-07-28: call, answer every input_required round, retry with the state, until complete. */
+async function viaModern(name: string, args: Json, answer: Answerer): Promise<Outcome> {
+  const client = new McpHttpClient(running.url)
+  const asked: Outcome['asked'] = []
+  let extra: Json = {}
+  for (let round = 0; round < 10; round++) {
+    const reply = await client.callTool(name, args, { extra })
+    const result = reply.body?.result as Json | undefined
+    if (result === undefined) throw new Error(`modern call failed: ${reply.raw}`)
+    if (result.resultType !== 'input_required') return { result, asked }
+    const requests = (result.inputRequests ?? {}) as Record<string, { method: string; params: Json }>
+    const inputResponses: Json = {}
+    for (const key of Object.keys(requests).sort()) {
+      const request = requests[key]!
+      asked.push({ method: request.method, params: request.params ?? {} })
+      inputResponses[key] = answer({ method: request.method, params: request.params ?? {} })
+    }
+    extra = { inputResponses, requestState: result.requestState }
+  }
+  throw new Error('too many rounds')
+}
+
+/** 2025-11-25: one tools/call; the server's requests are answered on the way. */
+async function viaLegacy(name: string, args: Json, answer: Answerer): Promise<Outcome> {
+  const client = await LegacyClient.connect(running.url)
+  const asked: Outcome['asked'] = []
+  const reply = await client.callTool(name, args, {
+    onRequest: (request) => {
+      const params = { ...((request.params as Json | undefined) ?? {}) }
+      asked.push({ method: request.method as string, params })
+      return { result: answer({ method: request.method as string, params }) }
+    },
+  })
+  return { result: resultOf(reply), asked }
+}
+
+/** The parts of a tool result both eras must agree on. */
+const comparable = (result: Json) => ({
+  content: result.content,
+  structuredContent: result.structuredContent,
+  isError: result.isError,
+})
+
+/** Questions of one round come in key order on modern, request order on legacy: compare as multisets per method. */
+const questions = (asked: Outcome['asked']) => asked.map((q) => JSON.stringify(q)).sort()
+
+const accept = (content: Json) => ({ action: 'accept', content })
+
+const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answerer }> = [
+  {
+    name: 'two sequential asks, both accepted',
+    tool: 'order',
+    args: { item: 'tea' },
+    answer: ({ params }) => (String(params.message).startsWith('Size') ? accept({ size: 2 }) : accept({ ok: true })),
+  },
+  {
+    name: 'the second ask declined',
+    tool: 'order',
+    args: { item: 'cake' },
+    answer: ({ params }) => (String(params.message).startsWith('Size') ? accept({ size: 1 }) : { action: 'decline' }),
+  },
+  {
+    name: 'the first ask cancelled',
+    tool: 'order',
+    args: { item: 'soup' },
+    answer: () => ({ action: 'cancel' }),
+  },
+  {
+    name: 'two questions in one round, then roots',
+    tool: 'profile',
+    args: {},
+    answer: ({ method, params }) => {
+      if (method === 'roots/list') return { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }
+      return String(params.message).startsWith('First') ? accept({ first: 'Ada' }) : accept({ last: 'Lovelace' })
+    },
+  },
+  {
+    name: 'explicit style with handler state',
+    tool: 'explicit',
+    args: { n: 4 },
+    answer: () => accept({ m: 3 }),
+  },
+  {
+    name: 'explicit style declined',
+    tool: 'explicit',
+    args: { n: 4 },
+    answer: () => ({ action: 'decline' }),
+  },
+]
+
+describe('the same tool on both eras', () => {
+  it.each(scenarios)('gives identical results: $name', async ({ tool, args, answer }) => {
+    const modern = await viaModern(tool, args, answer)
+    const legacy = await viaLegacy(tool, args, answer)
+    expect(modern.result.resultType).toBe('complete')
+    expect(legacy.result).not.toHaveProperty('resultType')
+    expect(comparable(legacy.result)).toEqual(comparable(modern.result))
+    expect(questions(legacy.asked)).toEqual(questions(modern.asked))
+    expect(modern.asked.length).toBeGreaterThan(0)
+  })
+
+  it('asks the very same questions, in the same order across rounds', async () => {
+    const answer = scenarios[0]!.answer
+    const modern = await viaModern('order', { item: 'tea' }, answer)
+    const legacy = await viaLegacy('order', { item: 'tea' }, answer)
+    expect(legacy.asked).toEqual(modern.asked)
+    expect(legacy.asked.map((q) => q.params.message)).toEqual(['Size of tea?', 'Order tea of size 2?'])
+    expect(comparable(legacy.result)).toEqual({
+      content: [{ type: 'text', text: 'ordered tea x2' }],
+      structuredContent: { item: 'tea', size: 2, confirmed: true },
+      isError: undefined,
+    })
+  })
+})

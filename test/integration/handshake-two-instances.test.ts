@@ -1,0 +1,169 @@
+/**
+ * @module handshake-two-instances.test
+ * Two server instances (two `createServer` + `listen` in this process) behind the same Redis
+ * session and event stores and the same requestState keys, as behind a load balancer without
+ * sticky routing: a session opened on A is served by B, a stream cut on A is resumed on B without
+ * losing an event, DELETE on B ends the session for A. Needs TESSERA_TEST_REDIS_URL (skipped
+ * with the reason printed otherwise); keys live under a prefix unique to this run and are deleted.
+ */
+import { randomBytes } from 'node:crypto'
+import { createMemoryBus, createServer, generateStateKey, type McpServer, type NotificationBus, streamOf } from '@tessera/core'
+import { listen, type RunningServer } from '@tessera/core/http'
+import { redisEventStore, redisSessionStore } from '@tessera/store-redis'
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { EventReader, type Json, LegacyClient, resultOf, type SseEvent, sleep, textOf } from './helpers/legacy-client.ts'
+import { capturingLogger, McpHttpClient } from './helpers/mcp-http.ts'
+
+const url = process.env['TESSERA_TEST_REDIS_URL']
+if (!url) process.stderr.write('handshake-two-instances tests skipped: TESSERA_TEST_REDIS_URL is not set\n')
+const prefix = `tessera-test:${randomBytes(6).toString('hex')}:`
+const keys = [generateStateKey('shared')]
+
+function build(name: string, bus?: NotificationBus): McpServer {
+  const app = createServer({
+    name: 'it-cluster',
+    version: '1.0.0',
+    logger: capturingLogger(),
+    bus,
+    requestState: { keys },
+    handshake: {
+      sessions: redisSessionStore({ url: url!, keyPrefix: `${prefix}session:` }),
+      events: redisEventStore({ url: url!, keyPrefix: `${prefix}events:` }),
+    },
+  })
+  app.tool('whoami', { description: 'Names the instance' }, () => `served by ${name}`)
+  app.tool('echo', { description: 'Echo', input: z.object({ text: z.string() }) }, ({ text }) => `${name}: ${text}`)
+  app.tool('detach', { description: 'Cuts the connection, then reports progress for ~300 ms' }, async (_args, ctx) => {
+    ctx.progress(1, 8)
+    ctx.closeStream()
+    for (let step = 2; step <= 8; step++) {
+      await sleep(40)
+      ctx.progress(step, 8, `step ${step} on ${name}`)
+    }
+    return `detached work done on ${name}`
+  })
+  app.tool('ask', { description: 'One elicitation' }, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      message: 'Proceed?',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    })
+    return answer.action === 'accept' ? `ok=${answer.content.ok}` : `refused (${answer.action})`
+  })
+  return app
+}
+
+describe.skipIf(!url)('two instances sharing Redis stores', () => {
+  let a: RunningServer
+  let b: RunningServer
+
+  beforeAll(async () => {
+    a = await listen(build('A'), { port: 0 })
+    b = await listen(build('B'), { port: 0 })
+  })
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()])
+    const admin = new Redis(url!)
+    const found = await admin.keys(`${prefix}*`)
+    if (found.length > 0) await admin.del(...found)
+    await admin.quit()
+  })
+
+  it('serves on B a session opened on A (tools/list, tools/call)', async () => {
+    const onA = await LegacyClient.connect(a.url)
+    const onB = onA.at(b.url)
+    const list = resultOf(await onB.request('tools/list'))
+    expect((list.tools as Json[]).map((t) => t.name)).toContain('whoami')
+    expect(textOf(resultOf(await onB.callTool('whoami')))).toBe('served by B')
+    expect(textOf(resultOf(await onB.callTool('echo', { text: 'hi' })))).toBe('B: hi')
+    expect(textOf(resultOf(await onA.callTool('whoami')))).toBe('served by A')
+    // Session state written on one instance is read on the other.
+    expect(resultOf(await onB.request('logging/setLevel', { level: 'error' }))).toStrictEqual({})
+    expect(resultOf(await onA.request('ping'))).toStrictEqual({})
+  })
+
+  it('resumes on B a stream cut on A, missing no event', async () => {
+    const onA = await LegacyClient.connect(a.url)
+    const response = await onA.open('tools/call', { name: 'detach', arguments: {}, _meta: { progressToken: 'x' } }, { id: 'cut' })
+    const reader = new EventReader(response)
+    const before: SseEvent[] = []
+    for (;;) {
+      const event = await reader.next()
+      if (event === undefined) break
+      before.push(event)
+    }
+    expect(before.map((e) => (e.message?.params as Json | undefined)?.progress)).toEqual([undefined, 1])
+    const lastEventId = before.at(-1)!.id!
+    const stream = streamOf(lastEventId)!
+
+    // Reconnect on the other instance while A is still working.
+    const after = await onA.at(b.url).resume(lastEventId, { expectId: 'cut' })
+    expect(after.status).toBe(200)
+    expect(after.events.map((e) => (e.message?.params as Json | undefined)?.progress)).toEqual([2, 3, 4, 5, 6, 7, 8, undefined])
+    expect(textOf(resultOf(after))).toBe('detached work done on A')
+
+    // The full log, replayed on B from the priming event, is exactly what the client saw on A then B.
+    const seen = [...before, ...after.events]
+    const full = await onA.at(b.url).resume(before[0]!.id!, { expectId: 'cut' })
+    expect(full.events.map((e) => [e.id, e.message])).toEqual(seen.slice(1).map((e) => [e.id, e.message]))
+    const ids = seen.map((e) => e.id!)
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of ids) expect(streamOf(id)).toBe(stream)
+  })
+
+  it('ends the session for A when B deletes it', async () => {
+    const onA = await LegacyClient.connect(a.url)
+    expect(resultOf(await onA.request('ping'))).toStrictEqual({})
+    expect((await onA.at(b.url).delete()).status).toBe(200)
+    expect((await onA.request('ping')).status).toBe(404)
+    expect((await onA.get()).status).toBe(404)
+    expect((await onA.at(b.url).request('tools/list')).status).toBe(404)
+  })
+
+  it('ends the GET stream held on A when B deletes the session, given a shared bus', async () => {
+    // The change bus is per process by default; instances that share one (here: in memory, as a
+    // stand-in for a pub/sub bus) also carry the end of a session to the instance holding its streams.
+    const bus = createMemoryBus()
+    const a3 = await listen(build('A3', bus), { port: 0 })
+    const b3 = await listen(build('B3', bus), { port: 0 })
+    try {
+      const onA = await LegacyClient.connect(a3.url)
+      const reader = new EventReader(await onA.get())
+      expect((await reader.next())?.id?.startsWith(`${onA.sessionId}.`)).toBe(true)
+      expect((await onA.at(b3.url).delete()).status).toBe(200)
+      expect(await reader.next(2_000)).toBeUndefined()
+    } finally {
+      await Promise.all([a3.close(), b3.close()])
+    }
+  })
+
+  it('refuses a session of A on B for another principal', async () => {
+    const aAuth = await listen(build('A2'), { port: 0, authenticate: () => ({ subject: 'alice', issuer: 'idp' }) })
+    const bAuth = await listen(build('B2'), { port: 0, authenticate: () => ({ subject: 'mallory', issuer: 'idp' }) })
+    try {
+      const onA = await LegacyClient.connect(aAuth.url)
+      expect((await onA.at(bAuth.url).request('ping')).status).toBe(404)
+    } finally {
+      await Promise.all([aAuth.close(), bAuth.close()])
+    }
+  })
+
+  it('completes a modern MRTR round trip across instances (shared requestState keys)', async () => {
+    const first = await new McpHttpClient(a.url).callTool('ask')
+    const asked = first.body?.result as Json
+    expect(asked.resultType).toBe('input_required')
+    const key = Object.keys(asked.inputRequests as Json)[0]!
+    const second = await new McpHttpClient(b.url).callTool('ask', {}, {
+      extra: { inputResponses: { [key]: { action: 'accept', content: { ok: true } } }, requestState: asked.requestState },
+    })
+    expect(textOf(second.body?.result as Json)).toBe('ok=true')
+  })
+
+  it('serves the legacy elicitation when the answer comes back to the instance that asked', async () => {
+    const onA = await LegacyClient.connect(a.url)
+    const reply = await onA.callTool('ask', {}, { onRequest: () => ({ result: { action: 'accept', content: { ok: false } } }) })
+    expect(textOf(resultOf(reply))).toBe('ok=false')
+  })
+})
