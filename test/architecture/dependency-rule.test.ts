@@ -133,11 +133,7 @@ function storeViolations(tests: boolean): string[] {
  * and is not exported; `@tessera/core/testing` is declared in core's package.json but its file
  * does not exist yet. Remove this list and the `.fails` below once the suite has a public subpath.
  */
-const KNOWN_STORE_TEST_VIOLATIONS = [
-  "packages/store-postgres/src/postgres-store.test.ts imports '../../core/src/security/replay/store-contract.ts'",
-  "packages/store-redis/src/redis-store.test.ts imports '../../core/src/security/replay/store-contract.ts'",
-  "packages/store-sqlite/src/sqlite-store.test.ts imports '../../core/src/security/replay/store-contract.ts'",
-]
+const KNOWN_STORE_TEST_VIOLATIONS: string[] = []
 
 describe('dependency rule', () => {
   it('findsTheCoreSourcesItChecks', () => {
@@ -171,8 +167,7 @@ describe('dependency rule', () => {
     expect(found.filter((v) => !KNOWN_STORE_TEST_VIOLATIONS.includes(withoutLine(v)))).toEqual([])
   })
 
-  // Fails today: see KNOWN_STORE_TEST_VIOLATIONS. When this starts passing, drop `.fails`.
-  it.fails('storeTestsImportOnlyCoreTheirDriverAndTestTools', () => {
+  it('storeTestsImportOnlyCoreTheirDriverAndTestTools', () => {
     expect(storeViolations(true)).toEqual([])
   })
 

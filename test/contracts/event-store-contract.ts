@@ -21,7 +21,11 @@ export function sampleStreamId(sessionId = randomBytes(24).toString('base64url')
   return `${sessionId}.${randomBytes(9).toString('base64url')}`
 }
 
-const msg = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } })
+const msg = (n: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/progress',
+  params: { progressToken: 't', progress: n },
+})
 
 /** Replays into an array; resolves with the stream id and the events. */
 async function collect(
@@ -45,7 +49,11 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 /** Registers the contract suite for one EventStore; skipped (with the reason in its name) when `skip` is set. */
-export function describeEventStore(name: string, make: MakeEventStore, options: { skip?: string } = {}): void {
+export function describeEventStore(
+  name: string,
+  make: MakeEventStore,
+  options: { skip?: string } = {},
+): void {
   if (options.skip !== undefined) {
     describe.skip(`EventStore contract: ${name} (skipped: ${options.skip})`, () => {
       it.skip(`skipped: ${options.skip}`, () => {})
@@ -98,7 +106,9 @@ export function describeEventStore(name: string, make: MakeEventStore, options: 
       // Replaying is repeatable.
       expect((await collect(store, priming)).events).toEqual(appended)
       // After the last event there is nothing left, and the replay still ends.
-      expect((await within(collect(store, appended[3]!.id), 2_000, 'replay from the last')).events).toEqual([])
+      expect((await within(collect(store, appended[3]!.id), 2_000, 'replay from the last')).events).toEqual(
+        [],
+      )
     })
 
     it('replays the empty priming events too', async () => {
@@ -173,7 +183,10 @@ export function describeEventStore(name: string, make: MakeEventStore, options: 
     it('answers undefined for an unknown stream or a malformed id', async () => {
       const store = await open()
       const unknown = `${sampleStreamId()}/1`
-      expect(await within(collect(store, unknown), 1_000, 'unknown stream')).toEqual({ stream: undefined, events: [] })
+      expect(await within(collect(store, unknown), 1_000, 'unknown stream')).toEqual({
+        stream: undefined,
+        events: [],
+      })
       expect((await collect(store, 'no-slash-at-all')).stream).toBeUndefined()
       expect((await collect(store, '/1')).stream).toBeUndefined()
       const stream = sampleStreamId()

@@ -31,7 +31,11 @@ export function sampleSession(overrides: Partial<LegacySession> = {}): LegacySes
 }
 
 /** Registers the contract suite for one SessionStore; skipped (with the reason in its name) when `skip` is set. */
-export function describeSessionStore(name: string, make: MakeSessionStore, options: { skip?: string } = {}): void {
+export function describeSessionStore(
+  name: string,
+  make: MakeSessionStore,
+  options: { skip?: string } = {},
+): void {
   if (options.skip !== undefined) {
     describe.skip(`SessionStore contract: ${name} (skipped: ${options.skip})`, () => {
       it.skip(`skipped: ${options.skip}`, () => {})
@@ -76,12 +80,16 @@ export function describeSessionStore(name: string, make: MakeSessionStore, optio
       expect((await store.get(b.id))?.principal).toBe('b')
     })
 
-    it('stores updates for later reads', async () => {
+    it('applies changes for later reads', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
-      await store.update({ ...session, initialized: true, logLevel: 'warning', subscriptions: ['config://x'] })
-      expect(await store.get(session.id)).toEqual({
+      await store.apply(session.id, { kind: 'initialized' })
+      await store.apply(session.id, { kind: 'log-level', level: 'warning' })
+      await store.apply(session.id, { kind: 'subscribe', uri: 'config://x' })
+      await store.apply(session.id, { kind: 'subscribe', uri: 'config://x' })
+      await store.apply(session.id, { kind: 'subscribe', uri: 'config://y' })
+      expect(await store.apply(session.id, { kind: 'unsubscribe', uri: 'config://y' })).toEqual({
         ...session,
         initialized: true,
         logLevel: 'warning',
@@ -89,16 +97,33 @@ export function describeSessionStore(name: string, make: MakeSessionStore, optio
       })
     })
 
-    it('does not bring an ended session back on update', async () => {
+    it('does not bring an ended session back on a change', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
       expect(await store.delete(session.id)).toBe(true)
-      await store.update({ ...session, initialized: true })
+      expect(await store.apply(session.id, { kind: 'initialized' })).toBeUndefined()
       expect(await store.get(session.id)).toBeUndefined()
       const never = sampleSession()
-      await store.update(never)
+      expect(await store.apply(never.id, { kind: 'subscribe', uri: 'config://z' })).toBeUndefined()
       expect(await store.get(never.id)).toBeUndefined()
+    })
+
+    it('keeps every change made concurrently', async () => {
+      const store = await open()
+      const session = sampleSession()
+      await store.create(session)
+      await Promise.all([
+        ...Array.from({ length: 10 }, (_, i) =>
+          store.apply(session.id, { kind: 'subscribe', uri: `config://${i}` }),
+        ),
+        store.apply(session.id, { kind: 'log-level', level: 'debug' }),
+      ])
+      const stored = await store.get(session.id)
+      expect(stored?.subscriptions.slice().sort()).toEqual(
+        Array.from({ length: 10 }, (_, i) => `config://${i}`).sort(),
+      )
+      expect(stored?.logLevel).toBe('debug')
     })
 
     it('ends a session on delete, once', async () => {
@@ -112,7 +137,7 @@ export function describeSessionStore(name: string, make: MakeSessionStore, optio
     })
 
     it('ends a session left idle, and get keeps a used one alive', async () => {
-      const store = await open({ idleMs: 300 })
+      const store = await open({ idleMs: 400 })
       const idle = sampleSession()
       const used = sampleSession()
       await store.create(idle)
@@ -124,7 +149,7 @@ export function describeSessionStore(name: string, make: MakeSessionStore, optio
       // 450 ms after creation: the idle one is gone, the used one (last read 0 ms ago) lives.
       expect(await store.get(idle.id)).toBeUndefined()
       expect(await store.get(used.id)).toBeDefined()
-      await sleep(400)
+      await sleep(550)
       expect(await store.get(used.id)).toBeUndefined()
     })
 

@@ -23,8 +23,12 @@ const schema = (name: string, type = 'string') => ({
 function build(): McpServer {
   const app = createServer({ name: 'it-equivalence', version: '1.0.0', logger: capturingLogger() })
   app.tool('order', { description: 'Two sequential asks, structured result' }, async ({ item }, ctx) => {
-    const size = await ctx.elicit({ message: `Size of ${String(item)}?`, requestedSchema: schema('size', 'number') })
-    if (size.action !== 'accept') return { content: [{ type: 'text', text: `no order (${size.action})` }], isError: true }
+    const size = await ctx.elicit({
+      message: `Size of ${String(item)}?`,
+      requestedSchema: schema('size', 'number'),
+    })
+    if (size.action !== 'accept')
+      return { content: [{ type: 'text', text: `no order (${size.action})` }], isError: true }
     const confirm = await ctx.elicit({
       message: `Order ${String(item)} of size ${size.content.size}?`,
       requestedSchema: schema('ok', 'boolean'),
@@ -35,22 +39,35 @@ function build(): McpServer {
       structuredContent: { item, size: size.content.size, confirmed: true },
     }
   })
-  app.tool('profile', { description: 'Two questions in one round (askAll), then roots' }, async (_args, ctx) => {
-    const answers = await ctx.askAll({
-      first: elicitForm({ message: 'First name?', requestedSchema: schema('first') }),
-      last: elicitForm({ message: 'Last name?', requestedSchema: schema('last') }),
-    })
-    const roots = await ctx.roots()
-    const name = [answers.first, answers.last].map((a) => (a.action === 'accept' ? String(Object.values(a.content)[0]) : '?'))
-    return { content: [{ type: 'text', text: name.join(' ') }], structuredContent: { name, roots: roots.roots.length } }
-  })
+  app.tool(
+    'profile',
+    { description: 'Two questions in one round (askAll), then roots' },
+    async (_args, ctx) => {
+      const answers = await ctx.askAll({
+        first: elicitForm({ message: 'First name?', requestedSchema: schema('first') }),
+        last: elicitForm({ message: 'Last name?', requestedSchema: schema('last') }),
+      })
+      const roots = await ctx.roots()
+      const name = [answers.first, answers.last].map((a) =>
+        a.action === 'accept' ? String(Object.values(a.content)[0]) : '?',
+      )
+      return {
+        content: [{ type: 'text', text: name.join(' ') }],
+        structuredContent: { name, roots: roots.roots.length },
+      }
+    },
+  )
   app.tool('explicit', { description: 'Explicit style with handler state' }, ({ n }, ctx) => {
     const question = elicitForm({ message: 'Multiplier?', requestedSchema: schema('m', 'number') })
     const answer = ctx.answer('mult', question)
-    if (answer === undefined) return ctx.inputRequired({ mult: question }, { state: { base: Number(n) * 10 } })
+    if (answer === undefined)
+      return ctx.inputRequired({ mult: question }, { state: { base: Number(n) * 10 } })
     const base = (ctx.state as { base: number }).base
     return answer.action === 'accept'
-      ? { content: [{ type: 'text', text: 'product' }], structuredContent: { product: base * Number(answer.content.m) } }
+      ? {
+          content: [{ type: 'text', text: 'product' }],
+          structuredContent: { product: base * Number(answer.content.m) },
+        }
       : `refused (${answer.action})`
   })
   return app
@@ -124,13 +141,15 @@ const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answere
     name: 'two sequential asks, both accepted',
     tool: 'order',
     args: { item: 'tea' },
-    answer: ({ params }) => (String(params.message).startsWith('Size') ? accept({ size: 2 }) : accept({ ok: true })),
+    answer: ({ params }) =>
+      String(params.message).startsWith('Size') ? accept({ size: 2 }) : accept({ ok: true }),
   },
   {
     name: 'the second ask declined',
     tool: 'order',
     args: { item: 'cake' },
-    answer: ({ params }) => (String(params.message).startsWith('Size') ? accept({ size: 1 }) : { action: 'decline' }),
+    answer: ({ params }) =>
+      String(params.message).startsWith('Size') ? accept({ size: 1 }) : { action: 'decline' },
   },
   {
     name: 'the first ask cancelled',
@@ -144,7 +163,9 @@ const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answere
     args: {},
     answer: ({ method, params }) => {
       if (method === 'roots/list') return { roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }
-      return String(params.message).startsWith('First') ? accept({ first: 'Ada' }) : accept({ last: 'Lovelace' })
+      return String(params.message).startsWith('First')
+        ? accept({ first: 'Ada' })
+        : accept({ last: 'Lovelace' })
     },
   },
   {

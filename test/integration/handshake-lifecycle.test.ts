@@ -6,7 +6,7 @@
  * changes on the GET stream, legacy result shapes and error codes, and modern requests that
  * carry a stale session id but are still served statelessly.
  */
-import { createServer, type McpServer } from '@tessera/core'
+import { createServer, type McpServer, memorySessionStore, type SessionStore } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -404,15 +404,15 @@ describe('modern requests on the same endpoint', () => {
     const reply = await modern.request('tools/list', {}, { headers: { 'mcp-session-id': legacy.sessionId! } })
     expect(reply.status).toBe(200)
     expect(reply.headers.get('mcp-session-id')).toBeNull()
-    expect((reply.body?.result as Json).resultType).toBe('complete')
-    expect((reply.body?.result as Json).ttlMs).toBeTypeOf('number')
+    expect((reply.body?.result as Json | undefined)?.resultType).toBe('complete')
+    expect((reply.body?.result as Json | undefined)?.ttlMs).toBeTypeOf('number')
     const discover = await modern.request(
       'server/discover',
       {},
       { headers: { 'mcp-session-id': legacy.sessionId! } },
     )
     expect(discover.headers.get('mcp-session-id')).toBeNull()
-    expect((discover.body?.result as Json).supportedVersions).toContain(VERSION)
+    expect((discover.body?.result as Json | undefined)?.supportedVersions).toContain(VERSION)
     expect(resultOf(await legacy.request('ping'))).toStrictEqual({})
   })
 
@@ -420,5 +420,61 @@ describe('modern requests on the same endpoint', () => {
     const modern = new McpHttpClient(url)
     const reply = await modern.request('tools/list')
     expect(reply.headers.get('mcp-session-id')).toBeNull()
+  })
+})
+
+describe('session state under concurrent requests', () => {
+  /** A memory store whose reads take 20 ms, like a store across a network. */
+  const slowStore = (inner: SessionStore): SessionStore => ({
+    create: (session) => inner.create(session),
+    get: async (id) => {
+      const session = await inner.get(id)
+      await sleep(20)
+      return session
+    },
+    apply: async (id, change) => {
+      await sleep(20)
+      return inner.apply(id, change)
+    },
+    delete: (id) => inner.delete(id),
+    close: () => inner.close(),
+  })
+
+  it('keeps every subscription made by concurrent requests', async () => {
+    const inner = memorySessionStore()
+    const slow = createServer({
+      name: 'it-slow-store',
+      version: '1.0.0',
+      logging: true,
+      logger: capturingLogger(),
+      handshake: { sessions: slowStore(inner) },
+    })
+    slow.resource('config://a', { name: 'a' }, (uri) => ({ contents: [{ uri, text: 'a' }] }))
+    slow.resource('config://b', { name: 'b' }, (uri) => ({ contents: [{ uri, text: 'b' }] }))
+    const server = await listen(slow, { port: 0 })
+    try {
+      const client = await LegacyClient.connect(server.url)
+      await Promise.all([
+        client.request('resources/subscribe', { uri: 'config://a' }),
+        client.request('resources/subscribe', { uri: 'config://b' }),
+        client.request('logging/setLevel', { level: 'debug' }),
+      ])
+      const stored = await inner.get(client.sessionId!)
+      expect({ subscriptions: stored?.subscriptions.slice().sort(), logLevel: stored?.logLevel }).toEqual({
+        subscriptions: ['config://a', 'config://b'],
+        logLevel: 'debug',
+      })
+      const reader = new EventReader(await client.get())
+      await reader.next()
+      slow.notifyResourceUpdated('config://a')
+      slow.notifyResourceUpdated('config://b')
+      const uris = [await reader.nextMessage(1_000), await reader.nextMessage(1_000)].map(
+        (m) => (m?.params as Json | undefined)?.uri,
+      )
+      await reader.cancel()
+      expect(uris.sort()).toEqual(['config://a', 'config://b'])
+    } finally {
+      await server.close()
+    }
   })
 })

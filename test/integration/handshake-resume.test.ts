@@ -27,24 +27,32 @@ const state = { aborted: false }
 
 function build(): McpServer {
   const app = createServer({ name: 'it-resume', version: '1.0.0', logger: capturingLogger() })
-  app.tool('detach', { description: 'Closes the stream, waits for the test, then finishes' }, async (_args, ctx) => {
-    ctx.progress(1, 4, 'before the break')
-    ctx.closeStream()
-    await release.promise
-    for (const step of [2, 3, 4]) {
-      ctx.progress(step, 4, `step ${step}`)
-      await sleep(10)
-    }
-    return 'finished'
-  })
-  app.tool('detach-quick', { description: 'Closes the stream and finishes on its own' }, async (_args, ctx) => {
-    ctx.progress(1, 3)
-    ctx.closeStream()
-    await sleep(20)
-    ctx.progress(2, 3)
-    ctx.progress(3, 3)
-    return 'quick'
-  })
+  app.tool(
+    'detach',
+    { description: 'Closes the stream, waits for the test, then finishes' },
+    async (_args, ctx) => {
+      ctx.progress(1, 4, 'before the break')
+      ctx.closeStream()
+      await release.promise
+      for (const step of [2, 3, 4]) {
+        ctx.progress(step, 4, `step ${step}`)
+        await sleep(10)
+      }
+      return 'finished'
+    },
+  )
+  app.tool(
+    'detach-quick',
+    { description: 'Closes the stream and finishes on its own' },
+    async (_args, ctx) => {
+      ctx.progress(1, 3)
+      ctx.closeStream()
+      await sleep(20)
+      ctx.progress(2, 3)
+      ctx.progress(3, 3)
+      return 'quick'
+    },
+  )
   app.tool('slow', { description: 'Reports progress for a while' }, async (_args, ctx) => {
     state.aborted = false
     for (let step = 1; step <= 5; step++) {
@@ -83,7 +91,11 @@ describe('resuming a stream the server closed', () => {
   it('delivers the remaining events and the result, live, after GET + Last-Event-ID', async () => {
     release = gate()
     const client = await LegacyClient.connect(running.url)
-    const response = await client.open('tools/call', { name: 'detach', arguments: {}, _meta: { progressToken: 'p' } }, { id: 'd1' })
+    const response = await client.open(
+      'tools/call',
+      { name: 'detach', arguments: {}, _meta: { progressToken: 'p' } },
+      { id: 'd1' },
+    )
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
     const first = await drain(new EventReader(response))
     // The priming event (id, retry, no data), progress 1, then the connection ends.
@@ -103,7 +115,11 @@ describe('resuming a stream the server closed', () => {
     release.open()
     const rest = await drain(reader)
     expect(rest.map(progressOf)).toEqual([2, 3, 4, undefined])
-    expect(rest.at(-1)?.message).toMatchObject({ jsonrpc: '2.0', id: 'd1', result: { content: [{ type: 'text', text: 'finished' }] } })
+    expect(rest.at(-1)?.message).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'd1',
+      result: { content: [{ type: 'text', text: 'finished' }] },
+    })
     // Every event id is unique and belongs to the stream that broke.
     const ids = [...first, ...rest].map((e) => e.id)
     expect(new Set(ids).size).toBe(ids.length)
@@ -187,7 +203,9 @@ describe('what is never replayed', () => {
 
   it('answers a Last-Event-ID of its own session that names no stream with an empty stream', async () => {
     const client = await LegacyClient.connect(running.url)
-    const reply = await readAnswer(await client.get(`${client.sessionId}.nothing-here/1`), { timeoutMs: 1_000 })
+    const reply = await readAnswer(await client.get(`${client.sessionId}.nothing-here/1`), {
+      timeoutMs: 1_000,
+    })
     expect(reply.status).toBe(200)
     expect(reply.messages).toEqual([])
   })

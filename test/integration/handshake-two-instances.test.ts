@@ -7,13 +7,28 @@
  * with the reason printed otherwise); keys live under a prefix unique to this run and are deleted.
  */
 import { randomBytes } from 'node:crypto'
-import { createMemoryBus, createServer, generateStateKey, type McpServer, type NotificationBus, streamOf } from '@tessera/core'
+import {
+  createMemoryBus,
+  createServer,
+  generateStateKey,
+  type McpServer,
+  type NotificationBus,
+  streamOf,
+} from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { redisEventStore, redisSessionStore } from '@tessera/store-redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { EventReader, type Json, LegacyClient, resultOf, type SseEvent, sleep, textOf } from './helpers/legacy-client.ts'
+import {
+  EventReader,
+  type Json,
+  LegacyClient,
+  resultOf,
+  type SseEvent,
+  sleep,
+  textOf,
+} from './helpers/legacy-client.ts'
 import { capturingLogger, McpHttpClient } from './helpers/mcp-http.ts'
 
 const url = process.env['TESSERA_TEST_REDIS_URL']
@@ -34,22 +49,37 @@ function build(name: string, bus?: NotificationBus): McpServer {
     },
   })
   app.tool('whoami', { description: 'Names the instance' }, () => `served by ${name}`)
-  app.tool('echo', { description: 'Echo', input: z.object({ text: z.string() }) }, ({ text }) => `${name}: ${text}`)
-  app.tool('detach', { description: 'Cuts the connection, then reports progress for ~300 ms' }, async (_args, ctx) => {
-    ctx.progress(1, 8)
-    ctx.closeStream()
-    for (let step = 2; step <= 8; step++) {
-      await sleep(40)
-      ctx.progress(step, 8, `step ${step} on ${name}`)
-    }
-    return `detached work done on ${name}`
-  })
+  app.tool(
+    'echo',
+    { description: 'Echo', input: z.object({ text: z.string() }) },
+    ({ text }) => `${name}: ${text}`,
+  )
+  app.tool(
+    'detach',
+    { description: 'Cuts the connection, then reports progress for ~300 ms' },
+    async (_args, ctx) => {
+      ctx.progress(1, 8)
+      ctx.closeStream()
+      for (let step = 2; step <= 8; step++) {
+        await sleep(40)
+        ctx.progress(step, 8, `step ${step} on ${name}`)
+      }
+      return `detached work done on ${name}`
+    },
+  )
   app.tool('ask', { description: 'One elicitation' }, async (_args, ctx) => {
     const answer = await ctx.elicit({
       message: 'Proceed?',
       requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
     })
     return answer.action === 'accept' ? `ok=${answer.content.ok}` : `refused (${answer.action})`
+  })
+  app.tool('confirm-delete', { description: 'Asks before deleting everything' }, async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      message: 'Delete every record?',
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    })
+    return answer.action === 'accept' && answer.content.ok === true ? 'deleted everything' : 'kept everything'
   })
   return app
 }
@@ -86,7 +116,11 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
 
   it('resumes on B a stream cut on A, missing no event', async () => {
     const onA = await LegacyClient.connect(a.url)
-    const response = await onA.open('tools/call', { name: 'detach', arguments: {}, _meta: { progressToken: 'x' } }, { id: 'cut' })
+    const response = await onA.open(
+      'tools/call',
+      { name: 'detach', arguments: {}, _meta: { progressToken: 'x' } },
+      { id: 'cut' },
+    )
     const reader = new EventReader(response)
     const before: SseEvent[] = []
     for (;;) {
@@ -101,7 +135,16 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     // Reconnect on the other instance while A is still working.
     const after = await onA.at(b.url).resume(lastEventId, { expectId: 'cut' })
     expect(after.status).toBe(200)
-    expect(after.events.map((e) => (e.message?.params as Json | undefined)?.progress)).toEqual([2, 3, 4, 5, 6, 7, 8, undefined])
+    expect(after.events.map((e) => (e.message?.params as Json | undefined)?.progress)).toEqual([
+      2,
+      3,
+      4,
+      5,
+      6,
+      7,
+      8,
+      undefined,
+    ])
     expect(textOf(resultOf(after))).toBe('detached work done on A')
 
     // The full log, replayed on B from the priming event, is exactly what the client saw on A then B.
@@ -139,9 +182,46 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     }
   })
 
+  it('never gives an answer meant for a request of A to a request of B', async () => {
+    const a5 = await listen(build('A5'), { port: 0 })
+    const b5 = await listen(build('B5'), { port: 0 })
+    const readers: EventReader[] = []
+    try {
+      const onA = await LegacyClient.connect(a5.url)
+      const onB = onA.at(b5.url)
+      readers.push(
+        new EventReader(await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'on-a' })),
+      )
+      const askA = await readers[0]!.nextMessage()
+      readers.push(
+        new EventReader(
+          await onB.open('tools/call', { name: 'confirm-delete', arguments: {} }, { id: 'on-b' }),
+        ),
+      )
+      const askB = await readers[1]!.nextMessage()
+      expect((askA?.params as Json | undefined)?.message).toBe('Proceed?')
+      expect((askB?.params as Json | undefined)?.message).toBe('Delete every record?')
+      // The answer to A's question, routed to B.
+      expect(
+        (await onB.answer(askA!.id as string, { result: { action: 'accept', content: { ok: true } } }))
+          .status,
+      ).toBe(202)
+      expect(await readers[1]!.quietFor(300)).toBe(true)
+    } finally {
+      await Promise.all(readers.map((r) => r.cancel()))
+      await Promise.all([a5.close(), b5.close()])
+    }
+  })
+
   it('refuses a session of A on B for another principal', async () => {
-    const aAuth = await listen(build('A2'), { port: 0, authenticate: () => ({ subject: 'alice', issuer: 'idp' }) })
-    const bAuth = await listen(build('B2'), { port: 0, authenticate: () => ({ subject: 'mallory', issuer: 'idp' }) })
+    const aAuth = await listen(build('A2'), {
+      port: 0,
+      authenticate: () => ({ subject: 'alice', issuer: 'idp' }),
+    })
+    const bAuth = await listen(build('B2'), {
+      port: 0,
+      authenticate: () => ({ subject: 'mallory', issuer: 'idp' }),
+    })
     try {
       const onA = await LegacyClient.connect(aAuth.url)
       expect((await onA.at(bAuth.url).request('ping')).status).toBe(404)
@@ -155,15 +235,26 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     const asked = first.body?.result as Json
     expect(asked.resultType).toBe('input_required')
     const key = Object.keys(asked.inputRequests as Json)[0]!
-    const second = await new McpHttpClient(b.url).callTool('ask', {}, {
-      extra: { inputResponses: { [key]: { action: 'accept', content: { ok: true } } }, requestState: asked.requestState },
-    })
+    const second = await new McpHttpClient(b.url).callTool(
+      'ask',
+      {},
+      {
+        extra: {
+          inputResponses: { [key]: { action: 'accept', content: { ok: true } } },
+          requestState: asked.requestState,
+        },
+      },
+    )
     expect(textOf(second.body?.result as Json)).toBe('ok=true')
   })
 
   it('serves the legacy elicitation when the answer comes back to the instance that asked', async () => {
     const onA = await LegacyClient.connect(a.url)
-    const reply = await onA.callTool('ask', {}, { onRequest: () => ({ result: { action: 'accept', content: { ok: false } } }) })
+    const reply = await onA.callTool(
+      'ask',
+      {},
+      { onRequest: () => ({ result: { action: 'accept', content: { ok: false } } }) },
+    )
     expect(textOf(resultOf(reply))).toBe('ok=false')
   })
 })

@@ -303,10 +303,10 @@ describe('tools/call', () => {
     expect(textOf(result)).toBe('Service checkout is locked for deploys.')
   })
 
-  it('answersInternalErrorForAnOutputSchemaViolationWithoutLeaking', async () => {
+  it('answersAFailedResultForAnOutputSchemaViolationWithoutLeaking', async () => {
     const reply = await client.callTool('bad-output')
     expect(reply.status).toBe(200)
-    expect(errorOf(reply).code).toBe(-32603)
+    expect(resultOf(reply).isError).toBe(true)
     expect(reply.raw).not.toContain('hunter2')
   })
 

@@ -71,7 +71,10 @@ class StdioChild {
         if (match(message)) return message
       }
       const remaining = deadline - Date.now()
-      if (remaining <= 0) throw new Error(`no matching stdout line within ${timeoutMs} ms; stderr: ${this.stderr.slice(0, 500)}`)
+      if (remaining <= 0)
+        throw new Error(
+          `no matching stdout line within ${timeoutMs} ms; stderr: ${this.stderr.slice(0, 500)}`,
+        )
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, remaining)
         function done() {
@@ -134,7 +137,11 @@ describe('before initialize', () => {
     expect((refused.error as Json).code).toBe(-32602)
     const modern = await fresh.request(2, 'tools/list', modernParams())
     expect((modern.result as Json).resultType).toBe('complete')
-    const call = await fresh.request(3, 'tools/call', modernParams({ name: 'echo', arguments: { text: 'x' } }))
+    const call = await fresh.request(
+      3,
+      'tools/call',
+      modernParams({ name: 'echo', arguments: { text: 'x' } }),
+    )
     expect((call.result as Json).content).toEqual([{ type: 'text', text: 'echo: x' }])
     // Still not a session: a second legacy request is refused the same way.
     expect(((await fresh.request(4, 'ping')).error as Json).code).toBe(-32602)
@@ -149,7 +156,8 @@ describe('after initialize', () => {
     expect(result).not.toHaveProperty('resultType')
     expect(result).not.toHaveProperty('ttlMs')
     expect((await session.request(11, 'ping')).result).toStrictEqual({})
-    const call = (await session.request(12, 'tools/call', { name: 'echo', arguments: { text: 'legacy' } })).result as Json
+    const call = (await session.request(12, 'tools/call', { name: 'echo', arguments: { text: 'legacy' } }))
+      .result as Json
     expect(call.content).toEqual([{ type: 'text', text: 'echo: legacy' }])
     expect(call).not.toHaveProperty('resultType')
   })
@@ -203,7 +211,8 @@ describe('after initialize', () => {
     expect(discover.supportedVersions).toContain('2026-07-28')
     // A modern call that asks gets input_required, never a real request on stdout.
     const before = session.lines.filter((m) => m.method === 'elicitation/create').length
-    const asked = (await session.request(42, 'tools/call', modernParams({ name: 'ask', arguments: {} }))).result as Json
+    const asked = (await session.request(42, 'tools/call', modernParams({ name: 'ask', arguments: {} })))
+      .result as Json
     expect(asked.resultType).toBe('input_required')
     expect(Object.values(asked.inputRequests as Json)[0]).toMatchObject({ method: 'elicitation/create' })
     expect(session.lines.filter((m) => m.method === 'elicitation/create')).toHaveLength(before)

@@ -33,9 +33,12 @@ export {
   streamOf,
 } from './server/legacy/event-store.ts'
 export {
+  applyChange,
   type LegacySession,
+  MAX_SUBSCRIPTIONS,
   type MemorySessionStoreOptions,
   memorySessionStore,
+  type SessionChange,
   type SessionStore,
 } from './server/legacy/session-store.ts'
 export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'

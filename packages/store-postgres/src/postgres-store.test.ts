@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { describeReplayStore } from '../../core/src/security/replay/store-contract.ts'
+import { describeReplayStore } from '../../../test/contracts/replay-store-contract.ts'
 import { postgresReplayStore } from './postgres-store.ts'
 
 const url = process.env['TESSERA_TEST_POSTGRES_URL']

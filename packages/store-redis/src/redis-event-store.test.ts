@@ -19,9 +19,17 @@ if (skip) process.stderr.write(`redis-event-store tests skipped: ${skip}\n`)
 const keyPrefix = `tessera-test:${randomBytes(6).toString('hex')}:events:`
 
 describeEventStore('memory', (options) => memoryEventStore(options))
-describeEventStore('redis', (options) => redisEventStore({ url: url!, keyPrefix, ...options }), skip ? { skip } : {})
+describeEventStore(
+  'redis',
+  (options) => redisEventStore({ url: url!, keyPrefix, ...options }),
+  skip ? { skip } : {},
+)
 
-const note = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: n } })
+const note = (n: number) => ({
+  jsonrpc: '2.0',
+  method: 'notifications/message',
+  params: { level: 'info', data: n },
+})
 
 /** Connections named `name` (a replay's connection is a duplicate of the client, name included). */
 async function clientCount(admin: Redis, name: string): Promise<number> {

@@ -67,7 +67,8 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
     for (const [id, fields] of entries) {
       const field = fields[0]
       if (field === END) return true
-      const message = field === MESSAGE ? (JSON.parse(fields[1] ?? 'null') as StoredEvent['message']) : undefined
+      const message =
+        field === MESSAGE ? (JSON.parse(fields[1] ?? 'null') as StoredEvent['message']) : undefined
       onEvent({ id: `${streamId}/${id}`, message })
     }
     return false
@@ -115,8 +116,11 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
 
   return {
     append(streamId, message) {
-      return add(streamId, message === undefined ? PRIMING : MESSAGE, message === undefined ? '' : JSON.stringify(message))
-        .then((id) => `${streamId}/${id}`)
+      return add(
+        streamId,
+        message === undefined ? PRIMING : MESSAGE,
+        message === undefined ? '' : JSON.stringify(message),
+      ).then((id) => `${streamId}/${id}`)
     },
     async finish(streamId) {
       await add(streamId, END, '')
@@ -164,7 +168,11 @@ function positive(value: number, name: string): number {
 
 function connect(url: string | undefined, timeoutMs: number): Redis {
   if (!url) throw new TypeError('redisEventStore needs a url or a client')
-  const client = new Redis(url, { connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 1 })
+  const client = new Redis(url, {
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+  })
   // Failures reach callers as rejected calls; without a listener ioredis would log each one.
   client.on('error', () => {})
   return client

@@ -21,7 +21,11 @@ let stores = 0
 const freshPrefix = () => `${runPrefix}${++stores}:`
 
 describeSessionStore('memory', (options) => memorySessionStore(options))
-describeSessionStore('redis', (options) => redisSessionStore({ url: url!, keyPrefix: freshPrefix(), ...options }), skip ? { skip } : {})
+describeSessionStore(
+  'redis',
+  (options) => redisSessionStore({ url: url!, keyPrefix: freshPrefix(), ...options }),
+  skip ? { skip } : {},
+)
 
 describe.skipIf(!url)('redisSessionStore', () => {
   const admin = url ? new Redis(url) : undefined
@@ -43,9 +47,9 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await admin!.pexpire(key, 5_000)
     await store.get(session.id)
     expect(await admin!.pttl(key)).toBeGreaterThan(55_000)
-    // An update is not a use: it keeps the expiry as it is.
+    // A change is not a use: it keeps the expiry as it is.
     await admin!.pexpire(key, 5_000)
-    await store.update({ ...session, initialized: true })
+    await store.apply(session.id, { kind: 'initialized' })
     expect(await admin!.pttl(key)).toBeLessThanOrEqual(5_000)
     expect(JSON.parse((await admin!.get(key))!)).toMatchObject({ initialized: true })
     await store.close()
@@ -74,7 +78,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     const b = redisSessionStore({ url: url!, keyPrefix })
     const session = sampleSession()
     await a.create(session)
-    await b.update({ ...session, logLevel: 'debug' })
+    await b.apply(session.id, { kind: 'log-level', level: 'debug' })
     expect((await a.get(session.id))?.logLevel).toBe('debug')
     expect(await b.delete(session.id)).toBe(true)
     expect(await a.get(session.id)).toBeUndefined()

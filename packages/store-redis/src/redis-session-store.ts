@@ -7,7 +7,7 @@
  * the members idle past `idleMs` and refuses when the set is full, atomically.
  */
 import { createHash } from 'node:crypto'
-import type { LegacySession, SessionStore } from '@tessera/core'
+import { type LegacySession, MAX_SUBSCRIPTIONS, type SessionChange, type SessionStore } from '@tessera/core'
 import { Redis } from 'ioredis'
 
 export interface RedisSessionStoreOptions {
@@ -57,6 +57,35 @@ if max > 0 then
 end
 return value`
 
+// KEYS: session. ARGV: change kind, value, max subscriptions. Applies one change in place
+// (never a read-modify-write from the client), keeps the expiry, never revives an ended session.
+// cjson writes an empty Lua table as {}: readers normalise subscriptions back to [].
+const APPLY = `local value = redis.call('GET', KEYS[1])
+if not value then return false end
+local s = cjson.decode(value)
+local kind, arg = ARGV[1], ARGV[2]
+local subs = s.subscriptions
+if type(subs) ~= 'table' then subs = {} end
+if kind == 'initialized' then
+  s.initialized = true
+elseif kind == 'log-level' then
+  s.logLevel = arg
+elseif kind == 'subscribe' then
+  local found = false
+  for _, uri in ipairs(subs) do if uri == arg then found = true end end
+  if not found and #subs < tonumber(ARGV[3]) then table.insert(subs, arg) end
+  s.subscriptions = subs
+elseif kind == 'unsubscribe' then
+  local kept = {}
+  for _, uri in ipairs(subs) do if uri ~= arg then table.insert(kept, uri) end end
+  s.subscriptions = kept
+else
+  return redis.error_reply('unknown session change')
+end
+local out = cjson.encode(s)
+redis.call('SET', KEYS[1], out, 'KEEPTTL')
+return out`
+
 // KEYS: session, index. ARGV: id. Returns 1 when a live session was removed.
 const DELETE = `local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -68,7 +97,7 @@ interface Script {
 }
 
 const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
-const SCRIPTS = { create: script(CREATE), get: script(GET), delete: script(DELETE) }
+const SCRIPTS = { create: script(CREATE), get: script(GET), apply: script(APPLY), delete: script(DELETE) }
 
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
   const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
@@ -82,23 +111,31 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const index = `${prefix}index`
 
   const run = (operation: keyof typeof SCRIPTS, id: string, ...args: (string | number)[]): Promise<unknown> =>
-    withTimeout(`session store ${operation}`, evalScript(client, SCRIPTS[operation], [keyOf(id), index], args), timeoutMs)
+    withTimeout(
+      `session store ${operation}`,
+      evalScript(client, SCRIPTS[operation], [keyOf(id), index], args),
+      timeoutMs,
+    )
 
   return {
     async create(session) {
       return (await run('create', session.id, JSON.stringify(session), idleMs, max, session.id)) === 1
     },
     async get(id) {
-      const value = await run('get', id, idleMs, max, id)
-      return typeof value === 'string' ? (JSON.parse(value) as LegacySession) : undefined
+      return readSession(await run('get', id, idleMs, max, id))
     },
-    async update(session) {
-      // XX: an ended or expired session is not brought back; KEEPTTL: updating is not a use.
-      await withTimeout(
-        'session store update',
-        client.set(keyOf(session.id), JSON.stringify(session), 'KEEPTTL', 'XX'),
+    async apply(id, change) {
+      const value = await withTimeout(
+        'session store apply',
+        evalScript(
+          client,
+          SCRIPTS.apply,
+          [keyOf(id)],
+          [change.kind, changeArgument(change), MAX_SUBSCRIPTIONS],
+        ),
         timeoutMs,
       )
+      return readSession(value)
     },
     async delete(id) {
       return (await run('delete', id, id)) === 1
@@ -111,6 +148,19 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   }
 }
 
+function changeArgument(change: SessionChange): string {
+  if (change.kind === 'log-level') return change.level
+  if (change.kind === 'subscribe' || change.kind === 'unsubscribe') return change.uri
+  return ''
+}
+
+function readSession(value: unknown): LegacySession | undefined {
+  if (typeof value !== 'string') return undefined
+  const session = JSON.parse(value) as LegacySession
+  if (!Array.isArray(session.subscriptions)) session.subscriptions = []
+  return session
+}
+
 function positive(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
   return value
@@ -118,13 +168,22 @@ function positive(value: number, name: string): number {
 
 function connect(url: string | undefined, timeoutMs: number): Redis {
   if (!url) throw new TypeError('redisSessionStore needs a url or a client')
-  const client = new Redis(url, { connectTimeout: timeoutMs, commandTimeout: timeoutMs, maxRetriesPerRequest: 1 })
+  const client = new Redis(url, {
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+  })
   // Failures reach callers as rejected calls; without a listener ioredis would log each one.
   client.on('error', () => {})
   return client
 }
 
-async function evalScript(client: Redis, script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+async function evalScript(
+  client: Redis,
+  script: Script,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
   try {
     return await client.evalsha(script.sha, keys.length, ...keys, ...args)
   } catch (error) {

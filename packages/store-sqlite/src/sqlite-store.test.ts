@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { describeReplayStore } from '../../core/src/security/replay/store-contract.ts'
+import { describeReplayStore } from '../../../test/contracts/replay-store-contract.ts'
 import { sqliteReplayStore } from './sqlite-store.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-sqlite-'))

@@ -16,7 +16,7 @@
 import type {
   CallToolResult,
   ElicitationAnswer,
-  InputRequest,
+  ElicitationRequest,
   McpServer,
   RequestContext,
 } from '@tessera/core'
@@ -30,8 +30,6 @@ import { deploymentShape, serviceArgument, toolError, unknownService } from './t
 
 /** The key of the one question this tool asks; the client answers under it. */
 export const VERSION_QUESTION = 'version'
-
-type ElicitationRequest = Extract<InputRequest, { method: 'elicitation/create' }>
 
 /** What the question was asked about, sealed into the requestState and handed back with the answer. */
 const askedState = z.object({ head: z.string(), current: z.string(), offered: z.array(z.string()).min(1) })
@@ -126,7 +124,7 @@ function versionQuestion(entry: ServiceEntry, asked: Asked): ElicitationRequest 
       },
       required: [VERSION_QUESTION],
     },
-  }) as ElicitationRequest
+  })
 }
 
 function nothingDone(

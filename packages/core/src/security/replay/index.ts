@@ -1,7 +1,7 @@
 /**
  * @module replay
  * Single-use guard for destructive actions and the port its record stores implement.
- * The store contract suite (store-contract.ts) is deliberately not exported here: it
+ * The store contract suite lives in test/contracts/replay-store-contract.ts, not here: it
  * imports vitest, which production code must not load.
  */
 export type {

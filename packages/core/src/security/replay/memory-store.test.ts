@@ -4,9 +4,9 @@
  * so the factory hands out one instance, and close() is made idempotent for that.
  */
 import { describe, expect, it } from 'vitest'
+import { describeReplayStore } from '../../../../../test/contracts/replay-store-contract.ts'
 import { memoryReplayStore } from './memory-store.ts'
 import type { ReplayStore } from './store.ts'
-import { describeReplayStore } from './store-contract.ts'
 
 const shared = memoryReplayStore()
 const sharedView: ReplayStore = { ...shared, close: async () => {} }

@@ -4,6 +4,7 @@
  * `roots/list`): each gets a fresh id, waits for the client's response with a timeout, and gives
  * up when the call that sent it is cancelled. Responses are matched per session, never by id alone.
  */
+import { randomBytes } from 'node:crypto'
 import type { JsonObject, JsonRpcResponseIn } from '../../protocol/jsonrpc/message.ts'
 
 export class ClientRequestError extends Error {
@@ -23,7 +24,6 @@ interface Pending {
 
 export class OutboundRequests {
   private readonly pending = new Map<string, Pending>()
-  private next = 1
 
   /** Sends one request through `write` and resolves with the client's result. */
   send(
@@ -33,7 +33,9 @@ export class OutboundRequests {
     params: JsonObject | undefined,
     options: { timeoutMs: number; signal: AbortSignal },
   ): Promise<JsonObject> {
-    const id = `s${this.next++}`
+    // Unguessable ids: with several instances an answer that reaches the wrong one must be lost,
+    // never taken as the answer to another instance's question.
+    const id = `s-${randomBytes(12).toString('base64url')}`
     const key = `${sessionId}\u0000${id}`
     return new Promise<JsonObject>((resolve, reject) => {
       const done = () => {

@@ -33,9 +33,12 @@ export async function serveLegacy(
     const result = await dispatch(core, request, session, sessions, exchange)
     return success(request.id, result)
   } catch (error) {
-    const fault = toTesseraError(error, (err) =>
-      core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error'),
-    )
+    // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
+    const log = exchange.signal.aborted
+      ? () => {}
+      : (err: unknown) =>
+          core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')
+    const fault = toTesseraError(error, log)
     return {
       kind: 'response',
       status: 200,
@@ -58,8 +61,7 @@ async function dispatch(
     case 'logging/setLevel':
       if (!isLoggingLevel(params.level))
         throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: unknown level.')
-      session.logLevel = params.level
-      await sessions.update(session)
+      await sessions.apply(session.id, { kind: 'log-level', level: params.level })
       return {}
     case 'resources/subscribe':
     case 'resources/unsubscribe':
@@ -103,11 +105,8 @@ async function subscription(
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
   if (typeof params.uri !== 'string')
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
-  const set = new Set(session.subscriptions)
-  if (method === 'resources/subscribe') set.add(params.uri)
-  else set.delete(params.uri)
-  session.subscriptions = [...set].slice(0, 1000)
-  await sessions.update(session)
+  const kind = method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe'
+  await sessions.apply(session.id, { kind, uri: params.uri })
   return {}
 }
 
@@ -138,7 +137,8 @@ async function askClient(exchange: LegacyExchange, request: InputRequest): Promi
     return await exchange.sendRequest(request.method, params)
   } catch (error) {
     if (!(error instanceof ClientRequestError) || error.reason === 'cancelled') throw error
-    if (request.method === 'elicitation/create') return { action: 'cancel' }
+    // A client that refused to elicit said no; one that never answered said nothing at all.
+    if (request.method === 'elicitation/create' && error.reason === 'error') return { action: 'cancel' }
     throw new TesseraError('TESSERA_INTERNAL', `Internal error: the client did not answer ${request.method}.`)
   }
 }

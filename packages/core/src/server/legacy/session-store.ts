@@ -23,12 +23,27 @@ export interface LegacySession {
   createdAt: number
 }
 
+/**
+ * One change to a live session. Changes are applied atomically by the store, never as a
+ * read-modify-write by the caller: two requests of one session running at once (a subscribe and
+ * a setLevel, say) must not overwrite each other.
+ */
+export type SessionChange =
+  | { kind: 'initialized' }
+  | { kind: 'log-level'; level: LoggingLevel }
+  | { kind: 'subscribe'; uri: string }
+  | { kind: 'unsubscribe'; uri: string }
+
+/** Subscriptions kept per session at most. */
+export const MAX_SUBSCRIPTIONS = 1000
+
 export interface SessionStore {
   /** Stores a new session; false when the store is full. */
   create(session: LegacySession): Promise<boolean>
   /** The live session, refreshing its idle expiry; undefined when unknown, ended or expired. */
   get(id: string): Promise<LegacySession | undefined>
-  update(session: LegacySession): Promise<void>
+  /** Applies one change atomically; undefined when the session is gone (it is never brought back). */
+  apply(id: string, change: SessionChange): Promise<LegacySession | undefined>
   delete(id: string): Promise<boolean>
   close(): Promise<void>
 }
@@ -67,9 +82,11 @@ export function memorySessionStore(options?: MemorySessionStoreOptions): Session
       entry.seen = now()
       return structuredClone(entry.session)
     },
-    async update(session) {
-      const entry = sessions.get(session.id)
-      if (entry) entry.session = structuredClone(session)
+    async apply(id, change) {
+      const entry = sessions.get(id)
+      if (!entry) return undefined
+      applyChange(entry.session, change)
+      return structuredClone(entry.session)
     },
     async delete(id) {
       return sessions.delete(id)
@@ -77,5 +94,25 @@ export function memorySessionStore(options?: MemorySessionStoreOptions): Session
     async close() {
       sessions.clear()
     },
+  }
+}
+
+/** The one definition of what each change does; stores that cannot run it in place mirror it. */
+export function applyChange(session: LegacySession, change: SessionChange): void {
+  switch (change.kind) {
+    case 'initialized':
+      session.initialized = true
+      return
+    case 'log-level':
+      session.logLevel = change.level
+      return
+    case 'subscribe':
+      if (!session.subscriptions.includes(change.uri) && session.subscriptions.length < MAX_SUBSCRIPTIONS) {
+        session.subscriptions.push(change.uri)
+      }
+      return
+    case 'unsubscribe':
+      session.subscriptions = session.subscriptions.filter((uri) => uri !== change.uri)
+      return
   }
 }

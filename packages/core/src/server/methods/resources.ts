@@ -58,9 +58,9 @@ export async function readResource(call: MethodCall): Promise<JsonObject> {
       return found?.result
     },
   })
-  if (result === undefined) throw notFound(call, uri)
+  if (result === undefined) throw notFound(uri)
   if ('resultType' in result) return result as unknown as JsonObject
-  if (!Array.isArray(result.contents) || result.contents.length === 0) throw notFound(call, uri)
+  if (!Array.isArray(result.contents) || result.contents.length === 0) throw notFound(uri)
   return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
 }
 
@@ -83,7 +83,7 @@ async function resolve(call: MethodCall, uri: string, ctx: RequestContext): Prom
   }
 }
 
-function notFound(call: MethodCall, uri: string): TesseraError {
+function notFound(uri: string): TesseraError {
   const shown = uri.length > 256 ? `${uri.slice(0, 256)}…` : uri
   return new TesseraError('TESSERA_RESOURCE_NOT_FOUND', `Resource not found: ${shown}`, { uri })
 }

@@ -7,7 +7,8 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
-import { AskSignal } from '../mrtr/input-required.ts'
+import type { InputRequired } from '../mrtr/input-required.ts'
+import type { InputRequiredWire } from '../mrtr/interactive.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
@@ -35,17 +36,31 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
   const args = validateArguments(tool, params.arguments)
-  const result = await runInteractive<CallToolResult>({
-    core,
-    method: 'tools/call',
-    params,
-    init: contextInit(call),
-    singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
-    onRefusal: () => textResult('Nothing was done: the request was declined or cancelled.'),
-    describe: (r) => JSON.stringify(r),
-    invoke: (ctx) => invoke(call, tool, args, ctx),
-  })
+  let result: CallToolResult | InputRequiredWire
+  try {
+    result = await runInteractive<CallToolResult>({
+      core,
+      method: 'tools/call',
+      params,
+      init: contextInit(call),
+      singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
+      onRefusal: () => textResult('Nothing was done: the request was declined or cancelled.'),
+      describe: (r) => JSON.stringify(r),
+      invoke: (ctx) => invoke(call, tool, args, ctx),
+    })
+  } catch (error) {
+    // Thrown from inside the guarded work on purpose: a failed action releases its single-use
+    // key (an honest retry may run), and only then becomes an isError result.
+    if (isFrameworkError(error)) throw error
+    return failure(call, tool, error) as unknown as JsonObject
+  }
   return result as unknown as JsonObject
+}
+
+function isFrameworkError(error: unknown): boolean {
+  if (error instanceof TesseraError) return true
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined
+  return typeof code === 'string' && code.startsWith('TESSERA_')
 }
 
 function validateArguments(tool: RegisteredTool, raw: unknown): unknown {
@@ -63,20 +78,16 @@ async function invoke(
   tool: RegisteredTool,
   args: unknown,
   ctx: Parameters<RegisteredTool['handler']>[1],
-): Promise<CallToolResult | AskSignal | import('../mrtr/input-required.ts').InputRequired> {
-  let out: Awaited<ReturnType<RegisteredTool['handler']>>
-  try {
-    out = await tool.handler(args as Record<string, unknown>, ctx)
-  } catch (error) {
-    if (error instanceof AskSignal) return error
-    if (error instanceof TesseraError) throw error
-    return failure(call, tool, error)
-  }
+): Promise<CallToolResult | InputRequired> {
+  const out = await tool.handler(args as Record<string, unknown>, ctx)
   if (typeof out === 'string') return textResult(out)
-  if (!('content' in out)) return out
-  return checkOutput(call, tool, out)
+  return 'content' in out ? checkOutput(call, tool, out) : out
 }
 
+/**
+ * A result that breaks the tool's outputSchema becomes a failed result, not a throw: the tool
+ * already ran, so a single-use record must keep this outcome rather than release the key.
+ */
 function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult): CallToolResult {
   if (tool.output === undefined || out.isError === true) return out
   const checked = tool.output.validate(out.structuredContent)
@@ -85,15 +96,19 @@ function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult
     { event: 'tool_output_invalid', tool: tool.name, path: checked.path, detail: checked.message },
     'tool returned structured content that does not match its outputSchema',
   )
-  throw new TesseraError(
-    'TESSERA_INTERNAL',
-    `Internal error: tool '${tool.name}' returned invalid structured content.`,
-  )
+  return {
+    content: [
+      { type: 'text', text: `Tool '${tool.name}' produced a result that does not match its output schema.` },
+    ],
+    isError: true,
+  }
 }
 
 function failure(call: MethodCall, tool: RegisteredTool, error: unknown): CallToolResult {
   if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true }
-  call.core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, 'tool handler threw')
+  if (!call.exchange.signal.aborted) {
+    call.core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, 'tool handler threw')
+  }
   return { content: [{ type: 'text', text: `Tool '${tool.name}' failed.` }], isError: true }
 }
 
@@ -106,8 +121,10 @@ function singleUseAnswers(tool: RegisteredTool) {
         type: 'text' as const,
         text: 'Already accepted: this answer was acted on before; nothing was done twice.',
       }
-      if (recorded === undefined) return { content: [note] }
-      return { ...recorded, content: [note, ...recorded.content] }
+      // Marked in _meta so a client that reads only structured output can tell a replay apart.
+      const _meta = { ...recorded?._meta, [REPLAYED_META]: true }
+      if (recorded === undefined) return { content: [note], _meta }
+      return { ...recorded, content: [note, ...recorded.content], _meta }
     },
     onInProgress(): CallToolResult {
       return textResult('This answer is being acted on right now; nothing new was started.')
@@ -123,6 +140,9 @@ function safeParse(outcome: string): CallToolResult | undefined {
     return undefined
   }
 }
+
+/** `_meta` flag on a duplicate's result: the outcome is the recorded one, nothing ran again. */
+export const REPLAYED_META = 'dev.tessera/replayed'
 
 export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] }

@@ -55,17 +55,18 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     round = new RoundState(incoming, undefined, undefined)
   }
   const ctx = new RequestContext({ ...call.init, round })
-  const outcome = await execute(call, ctx, round)
-  if (!(outcome instanceof InputRequired)) return outcome
-  return ask(call, ctx, round, outcome, binding)
+  const settle = (out: R | InputRequired): R | InputRequiredWire =>
+    out instanceof InputRequired ? ask(call, ctx, round, out, binding) : out
+  return execute(call, ctx, round, settle)
 }
 
 async function execute<R>(
   call: InteractiveCall<R>,
   ctx: RequestContext,
   round: RoundState,
-): Promise<R | InputRequired> {
-  const once = async (): Promise<R | InputRequired> => {
+  settle: (out: R | InputRequired) => R | InputRequiredWire,
+): Promise<R | InputRequiredWire> {
+  const once = async (): Promise<R | InputRequiredWire> => {
     let out: R | InputRequired | AskSignal
     try {
       out = await call.invoke(ctx)
@@ -73,38 +74,42 @@ async function execute<R>(
       if (!(error instanceof AskSignal)) throw error
       out = error
     }
-    return out instanceof AskSignal ? new InputRequired(out.requests, round.handlerState) : out
+    return settle(out instanceof AskSignal ? new InputRequired(out.requests, round.handlerState) : out)
   }
   const single = call.singleUse
   const guard = call.core.guard
   if (!single || round.nonce === undefined) return once()
   if (!guard) throw new TypeError('A single-use tool needs `replay.store` in the server options.')
-  const ttlMs = call.core.state.ttlSeconds * 1000
-  try {
-    const result = await guard.run(
-      round.nonce,
-      single.what,
-      ttlMs,
-      async () => {
-        const out = await once()
-        // Asking again acts on nothing: release the nonce so a retry of this round asks again too.
-        if (out instanceof InputRequired) throw new AskedAgain(out)
-        return out
-      },
-      (value) => call.describe?.(value as R) ?? 'done',
-    )
-    if (result.status === 'executed') return result.value
-    if (result.status === 'duplicate') return single.onDuplicate(result.outcome)
-    return single.onInProgress()
-  } catch (error) {
-    if (error instanceof AskedAgain) return error.next
-    throw error
-  }
+  // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
+  // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
+  const result = await guard.run(
+    round.nonce,
+    single.what,
+    call.core.state.ttlSeconds * 1000,
+    once,
+    (value) => (isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done')),
+  )
+  if (result.status === 'executed') return result.value
+  if (result.status === 'in_progress') return single.onInProgress()
+  const recorded = parseWire(result.outcome)
+  return recorded ?? single.onDuplicate(result.outcome)
 }
 
-/** Carries a follow-up question out of the guard, which releases the nonce on a throw. */
-class AskedAgain {
-  constructor(readonly next: InputRequired) {}
+function isWire(value: unknown): value is InputRequiredWire {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { resultType?: unknown }).resultType === 'input_required'
+  )
+}
+
+function parseWire(outcome: string): InputRequiredWire | undefined {
+  try {
+    const value: unknown = JSON.parse(outcome)
+    return isWire(value) ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function ask<R>(

@@ -80,6 +80,21 @@ export class LegacyHttpExchange implements LegacyExchange {
     await this.chain
   }
 
+  /** A cancelled call sends nothing more: its stream (if any) ends cleanly, resumers stop. */
+  async abandon(): Promise<void> {
+    this.answered = true
+    if (!this.stream) {
+      if (!this.writer.closed) this.writer.empty(202)
+      return
+    }
+    const streamId = this.streamId!
+    this.chain = this.chain.then(async () => {
+      await this.runtime.events.finish(streamId)
+      if (!this.detached && !this.writer.closed) this.stream?.end()
+    })
+    await this.chain
+  }
+
   private open(): void {
     if (this.stream) return
     this.streamId = `${this.session.id}.${randomBytes(9).toString('base64url')}`

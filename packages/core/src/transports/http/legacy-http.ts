@@ -89,15 +89,15 @@ export async function legacyMessage(c: LegacyContext, inbound: InboundMessage): 
     return c.writer.empty(202)
   }
   const request = inbound.message
-  const key = `${session.id}\u0000${String(request.id)}`
+  const key = inflightKey(session.id, request.id)
   const controller = new AbortController()
   c.runtime.inflight.set(key, controller)
   const exchange = new LegacyHttpExchange(c.input.headers, c.auth, c.writer, c.runtime, session, controller)
   try {
     const reply = await serveLegacy(c.server.core, request, session, c.runtime.sessions, exchange)
-    if (reply.kind === 'response' && !controller.signal.aborted)
+    if (controller.signal.aborted) await exchange.abandon()
+    else if (reply.kind === 'response')
       await exchange.respond(reply.status, reply.body as unknown as JsonObject)
-    else if (!c.writer.closed) c.writer.empty(202)
   } finally {
     c.runtime.inflight.delete(key)
   }
@@ -110,14 +110,18 @@ async function legacyNotification(
   params: JsonObject | undefined,
 ): Promise<void> {
   if (method === 'notifications/initialized' && !session.initialized) {
-    session.initialized = true
-    await c.runtime.sessions.update(session)
+    await c.runtime.sessions.apply(session.id, { kind: 'initialized' })
   }
   if (method === 'notifications/cancelled') {
     const id = params?.requestId
     if (typeof id === 'string' || typeof id === 'number')
-      c.runtime.inflight.get(`${session.id}\u0000${String(id)}`)?.abort()
+      c.runtime.inflight.get(inflightKey(session.id, id))?.abort()
   }
+}
+
+/** 7 and "7" are different requests. */
+function inflightKey(sessionId: string, id: string | number): string {
+  return `${sessionId}\u0000${typeof id}:${id}`
 }
 
 export async function legacyDelete(c: LegacyContext): Promise<void> {

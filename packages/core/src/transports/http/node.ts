@@ -51,6 +51,8 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
 export interface ListenOptions extends HttpOptions {
   host?: string
   port?: number
+  /** How long `close()` lets requests in flight finish before cutting them (default 5 s). */
+  shutdownGraceMs?: number
 }
 
 export interface RunningServer {
@@ -76,14 +78,28 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
     url: `http://${shownHost}:${port}${options?.path ?? '/mcp'}`,
     port,
     httpServer,
-    close: async () => {
-      await server.close()
-      await new Promise<void>((resolve) => {
-        httpServer.close(() => resolve())
-        httpServer.closeAllConnections()
-      })
-    },
+    close: () => closeGracefully(server, httpServer, options?.shutdownGraceMs ?? 5_000),
   }
+}
+
+/**
+ * Stops accepting, ends listen and GET streams, lets requests in flight finish (a guarded action
+ * must get to record its outcome), cuts what is left after the grace period, then closes stores.
+ */
+async function closeGracefully(server: McpServer, httpServer: Server, graceMs: number): Promise<void> {
+  const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()))
+  server.core.bus.publish({ type: 'shutdown' })
+  httpServer.closeIdleConnections()
+  let timer: NodeJS.Timeout | undefined
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs)
+    timer.unref()
+  })
+  await Promise.race([drained, grace])
+  clearTimeout(timer)
+  httpServer.closeAllConnections()
+  await drained
+  await server.close()
 }
 
 function pathOf(url: string | undefined): string {

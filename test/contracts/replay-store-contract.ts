@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { ClaimResult, ReplayStore } from '@tessera/core/replay'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ClaimResult, ReplayStore } from './store.ts'
 
 export interface ReplayStoreContractOptions {
   /** When set, the suite is skipped and the reason is part of its name. */
