@@ -80,17 +80,19 @@ function fault(code: number, message: string, id?: JsonRpcId): ParseOutcome {
     : { ok: false, error: { code, message }, id }
 }
 
-/** Iterative so a hostile document cannot overflow the stack while we measure it. */
-function exceedsDepth(root: unknown, maxDepth: number): boolean {
-  if (typeof root !== 'object' || root === null) return false
-  const stack: Array<[unknown, number]> = [[root, 1]]
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!
-    if (depth > maxDepth) return true
-    const children = Array.isArray(node) ? node : Object.values(node as object)
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
-    }
+/**
+ * Recursive, but it stops one level past the limit, so a hostile document cannot take it deeper
+ * than `maxDepth + 1` frames; no allocation on the way.
+ */
+function exceedsDepth(node: unknown, maxDepth: number, depth = 1): boolean {
+  if (typeof node !== 'object' || node === null) return false
+  if (depth > maxDepth) return true
+  if (Array.isArray(node)) {
+    for (const child of node) if (exceedsDepth(child, maxDepth, depth + 1)) return true
+    return false
+  }
+  for (const key in node) {
+    if (exceedsDepth((node as Record<string, unknown>)[key], maxDepth, depth + 1)) return true
   }
   return false
 }

@@ -120,7 +120,7 @@ function ask<R>(
   knownBinding: string | undefined,
 ): R | InputRequiredWire {
   const keys = Object.keys(out.requests)
-  if (keys.some((key) => round.refusedKeys.has(key))) return call.onRefusal()
+  if (keys.some((key) => round.isRefused(key))) return call.onRefusal()
   if (round.round + 1 > call.core.maxRounds) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
   }

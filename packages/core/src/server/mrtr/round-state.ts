@@ -31,21 +31,35 @@ export interface RoundPayload {
 export type AnswerLookup = { found: true; answer: Answer } | { found: false; unreadable: boolean }
 
 export class RoundState {
+  // Built on first use: most calls never ask, and this object is made for every one of them.
   /** Answers consumed by this run, in order; the next state carries them. */
-  private readonly consumed = new Map<string, RecordedAnswer>()
-  readonly refusedKeys = new Set<string>()
+  private consumed: Map<string, RecordedAnswer> | undefined
+  private refused: Set<string> | undefined
   private position = 0
-  private readonly recorded: Map<string, RecordedAnswer>
-  private readonly asked: Map<string, string> | undefined
+  private recordedByKey: Map<string, RecordedAnswer> | undefined
+  private askedByKey: Map<string, string> | undefined
 
   constructor(
     private readonly incoming: Record<string, unknown> | undefined,
     readonly payload: RoundPayload | undefined,
     /** Nonce of the verified state this request carried, if any: the single-use key. */
     readonly nonce: string | undefined,
-  ) {
-    this.recorded = new Map((payload?.g ?? []).map((entry) => [entry.k, entry]))
-    this.asked = payload ? new Map(payload.q) : undefined
+  ) {}
+
+  private get recorded(): Map<string, RecordedAnswer> {
+    this.recordedByKey ??= new Map((this.payload?.g ?? []).map((entry) => [entry.k, entry]))
+    return this.recordedByKey
+  }
+
+  private get asked(): Map<string, string> | undefined {
+    if (this.payload === undefined) return undefined
+    this.askedByKey ??= new Map(this.payload.q)
+    return this.askedByKey
+  }
+
+  /** Whether the answer to `key` in this call was a decline or a cancel. */
+  isRefused(key: string): boolean {
+    return this.refused?.has(key) === true
   }
 
   static empty(): RoundState {
@@ -87,14 +101,18 @@ export class RoundState {
     }
     const answer = readAnswer(request, raw)
     if (answer === undefined) return { found: false, unreadable: true }
+    this.consumed ??= new Map()
     this.consumed.set(key, { k: key, d: digest, a: answer })
-    if (isRefusal(answer)) this.refusedKeys.add(key)
+    if (isRefusal(answer)) {
+      this.refused ??= new Set()
+      this.refused.add(key)
+    }
     return { found: true, answer }
   }
 
   /** What the next state records: earlier answers still valid plus those consumed now, in order. */
   gathered(): RecordedAnswer[] {
-    return [...this.consumed.values()]
+    return this.consumed ? [...this.consumed.values()] : []
   }
 }
 

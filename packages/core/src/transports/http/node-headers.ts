@@ -19,6 +19,9 @@ export class NodeHeaderView implements HeaderView {
   }
 
   isRepeated(name: string): boolean {
+    // Node joins a repeated unknown header with ", ": without a comma it was sent once.
+    const value = this.req.headers[name]
+    if (value === undefined || (typeof value === 'string' && !value.includes(','))) return false
     this.repeated ??= countRepeats(this.req.rawHeaders)
     return this.repeated.has(name)
   }

@@ -92,7 +92,7 @@ export async function handlePost(
     })
   }
   if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
-  const auth = await authenticate(options, input, writer)
+  const auth = options.authenticate ? await authenticate(options, input, writer) : undefined
   if (auth === false) return
   if (isStreamMethod && runtime) {
     const c = { server, runtime, options, input, writer, auth }
@@ -217,8 +217,19 @@ export function writeError(
   writer.json(status, JSON.stringify(body), headers)
 }
 
+// Clients send the same few Accept values over and over: remember the verdicts.
+const acceptVerdicts = new Map<string, boolean>()
+
 function acceptsBoth(accept: string | undefined): boolean {
   if (accept === undefined) return false
+  const known = acceptVerdicts.get(accept)
+  if (known !== undefined) return known
+  const verdict = parseAccept(accept)
+  if (acceptVerdicts.size < 256) acceptVerdicts.set(accept, verdict)
+  return verdict
+}
+
+function parseAccept(accept: string): boolean {
   const types = accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase())
   const json = types.some((t) => t === 'application/json' || t === 'application/*' || t === '*/*')
   const sse = types.some((t) => t === 'text/event-stream' || t === 'text/*' || t === '*/*')
@@ -227,6 +238,7 @@ function acceptsBoth(accept: string | undefined): boolean {
 
 function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false
+  if (value === 'application/json') return true
   const type = value.split(';')[0]!.trim().toLowerCase()
   return type === 'application/json'
 }

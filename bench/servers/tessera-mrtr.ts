@@ -1,0 +1,71 @@
+/**
+ * Tessera serving the multi round-trip benchmark: `echo` (a plain call), `confirm` (asks once,
+ * then answers) and `confirm_once` (the same, declared single-use, so the answer runs under the
+ * guard). STORE picks the single-use record store: memory (default), sqlite, redis, postgres.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createServer, elicitForm, type ReplayStore } from '@tessera/core'
+import { listen } from '@tessera/core/http'
+import { z } from 'zod'
+
+async function storeFromEnv(): Promise<ReplayStore | undefined> {
+  switch (process.env.STORE ?? 'memory') {
+    case 'memory':
+      return undefined
+    case 'sqlite': {
+      const { sqliteReplayStore } = await import('@tessera/store-sqlite')
+      return sqliteReplayStore({ path: join(mkdtempSync(join(tmpdir(), 'tessera-bench-')), 'replay.db') })
+    }
+    case 'redis': {
+      const { redisReplayStore } = await import('@tessera/store-redis')
+      return redisReplayStore({
+        url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        keyPrefix: `bench:${process.pid}:`,
+      })
+    }
+    case 'postgres': {
+      const { postgresReplayStore } = await import('@tessera/store-postgres')
+      const connectionString = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+      return postgresReplayStore({ connectionString, table: `tessera_bench_${process.pid}` })
+    }
+    default:
+      throw new Error(`unknown STORE ${process.env.STORE}`)
+  }
+}
+
+const store = await storeFromEnv()
+const app = createServer({
+  name: 'bench',
+  version: '1.0.0',
+  requestState: { keys: [{ id: 'bench', secret: 'bench-key-bench-key-bench-key-bench-key' }] },
+  replay: store ? { store } : undefined,
+  logger: { debug() {}, info() {}, warn() {}, error() {} },
+})
+const ask = elicitForm({
+  message: 'Proceed?',
+  requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+})
+app.tool(
+  'echo',
+  { description: 'Echo the text back', input: z.object({ text: z.string() }) },
+  ({ text }) => text,
+)
+const confirm = async ({ text }: { text: string }, ctx: import('@tessera/core').RequestContext) => {
+  const answer = await ctx.ask('confirm', ask)
+  return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
+}
+app.tool('confirm', { description: 'Asks, then echoes', input: z.object({ text: z.string() }) }, confirm)
+app.tool(
+  'confirm_once',
+  {
+    description: 'Asks, then echoes, once per answer',
+    input: z.object({ text: z.string() }),
+    singleUse: true,
+  },
+  confirm,
+)
+
+const server = await listen(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 0), path: '/mcp' })
+console.log(`READY ${server.port}`)
