@@ -62,7 +62,7 @@ export class RequestContext {
   private lastProgress = Number.NEGATIVE_INFINITY
   private finished = false
 
-  constructor(init: ContextInit) {
+  constructor(init: Omit<ContextInit, 'round'>, round: RoundState) {
     this.requestId = init.requestId
     this.method = init.method
     this.era = init.era
@@ -72,7 +72,7 @@ export class RequestContext {
     this.exchange = init.exchange
     this.logLevel = init.logLevel
     this.progressToken = init.progressToken
-    this.round = init.round
+    this.round = round
   }
 
   /** Aborts when the client disconnects (HTTP) or sends notifications/cancelled (stdio). */

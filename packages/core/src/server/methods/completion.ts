@@ -21,7 +21,7 @@ export async function complete(call: MethodCall): Promise<JsonObject> {
   }
   const completer = findCompleter(call, ref, argument.name)
   const context = params.context as { arguments?: Record<string, string> } | undefined
-  const ctx = new RequestContext({ ...contextInit(call), round: RoundState.empty() })
+  const ctx = new RequestContext(contextInit(call), RoundState.empty())
   let values: string[]
   try {
     values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {}, ctx }) : []

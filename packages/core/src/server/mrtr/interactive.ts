@@ -54,7 +54,7 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     if (call.singleUse) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, undefined, undefined)
   }
-  const ctx = new RequestContext({ ...call.init, round })
+  const ctx = new RequestContext(call.init, round)
   const settle = (out: R | InputRequired): R | InputRequiredWire =>
     out instanceof InputRequired ? ask(call, ctx, round, out, binding) : out
   return execute(call, ctx, round, settle)
