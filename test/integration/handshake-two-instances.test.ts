@@ -16,7 +16,7 @@ import {
   streamOf,
 } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
-import { redisEventStore, redisSessionStore } from '@tessera/store-redis'
+import { redisEventStore, redisNotificationBus, redisSessionStore } from '@tessera/store-redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -48,6 +48,7 @@ function build(name: string, bus?: NotificationBus): McpServer {
       events: redisEventStore({ url: url!, keyPrefix: `${prefix}events:` }),
     },
   })
+  app.resource('config://shared', { name: 'shared' }, (uri) => ({ contents: [{ uri, text: name }] }))
   app.tool('whoami', { description: 'Names the instance' }, () => `served by ${name}`)
   app.tool(
     'echo',
@@ -246,6 +247,80 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       },
     )
     expect(textOf(second.body?.result as Json)).toBe('ok=true')
+  })
+
+  describe('with the Redis bus', () => {
+    const channel = `${prefix}bus`
+    let appA: McpServer
+    let appB: McpServer
+    let a4: RunningServer
+    let b4: RunningServer
+
+    beforeAll(async () => {
+      appA = build('A4', redisNotificationBus({ url: url!, channel }))
+      appB = build('B4', redisNotificationBus({ url: url!, channel }))
+      a4 = await listen(appA, { port: 0 })
+      b4 = await listen(appB, { port: 0 })
+      await sleep(100) // both subscribers listening
+    })
+
+    afterAll(async () => {
+      await Promise.all([a4?.close(), b4?.close()])
+    })
+
+    it('completes on A the question A asked when the client answers B', async () => {
+      const onA = await LegacyClient.connect(a4.url)
+      const reader = new EventReader(
+        await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-ask' }),
+      )
+      const ask = await reader.nextMessage()
+      expect(ask?.method).toBe('elicitation/create')
+      const posted = await onA.at(b4.url).answer(ask!.id as string, {
+        result: { action: 'accept', content: { ok: true } },
+      })
+      expect(posted.status).toBe(202)
+      const final = await reader.nextMessage(3_000)
+      expect(textOf((final as Json).result as Json)).toBe('ok=true')
+    })
+
+    it('stops on A the call the client cancels on B', async () => {
+      const onA = await LegacyClient.connect(a4.url)
+      const reader = new EventReader(
+        await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-cancel' }),
+      )
+      expect((await reader.nextMessage())?.method).toBe('elicitation/create')
+      await onA.at(b4.url).notify('notifications/cancelled', { requestId: 'x-cancel' })
+      const rest: Json[] = []
+      for (;;) {
+        const message = await reader.nextMessage(2_000)
+        if (message === undefined) break
+        rest.push(message)
+      }
+      expect(rest.filter((m) => m.id === 'x-cancel')).toEqual([])
+    })
+
+    it('ends the GET stream held on A when B deletes the session', async () => {
+      const onA = await LegacyClient.connect(a4.url)
+      const reader = new EventReader(await onA.get())
+      expect((await reader.next())?.id?.startsWith(`${onA.sessionId}.`)).toBe(true)
+      expect((await onA.at(b4.url).delete()).status).toBe(200)
+      expect(await reader.next(2_000)).toBeUndefined()
+    })
+
+    it('tells a session on B that a resource changed on A', async () => {
+      const onB = await LegacyClient.connect(b4.url)
+      expect(resultOf(await onB.request('resources/subscribe', { uri: 'config://shared' }))).toStrictEqual({})
+      const reader = new EventReader(await onB.get())
+      await reader.next()
+      appA.notifyResourceUpdated('config://shared')
+      const message = await reader.nextMessage(2_000)
+      expect(message).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'config://shared' },
+      })
+      await reader.cancel()
+    })
   })
 
   it('serves the legacy elicitation when the answer comes back to the instance that asked', async () => {

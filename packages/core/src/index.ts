@@ -55,6 +55,12 @@ export {
 } from './server/mrtr/input-requests.ts'
 export { InputRequired } from './server/mrtr/input-required.ts'
 export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
-export { createMemoryBus, type NotificationBus, type ServerEvent } from './server/notification-bus.ts'
+export {
+  createMemoryBus,
+  isLocalEvent,
+  type NotificationBus,
+  type ServerEvent,
+  type ServerEventListener,
+} from './server/notification-bus.ts'
 export { ToolError } from './server/tool-error.ts'
 export type * from './server/types.ts'

@@ -16,7 +16,7 @@ import {
 } from '../security/replay/index.ts'
 import type { Exchange } from './exchange.ts'
 import { type EventStore, memoryEventStore } from './legacy/event-store.ts'
-import { OutboundRequests } from './legacy/outbound.ts'
+import { inflightKey, OutboundRequests } from './legacy/outbound.ts'
 import { memorySessionStore, type SessionStore } from './legacy/session-store.ts'
 import { createStderrLogger, type Logger } from './logger.ts'
 import { type RequestStateOptions, type StateMetrics, StateService } from './mrtr/state-service.ts'
@@ -131,6 +131,21 @@ export class McpServer {
       capabilities: () => capabilitiesOf(this.core),
       hasCompletions: () => hasCompletions(prompts, resources),
     }
+    this.followSessionTraffic()
+  }
+
+  /**
+   * A handshake-era client may post its answer or its cancel to any instance; the one holding
+   * the waiting request picks it up from the bus.
+   */
+  private followSessionTraffic(): void {
+    const runtime = this.core.handshake
+    if (!runtime) return
+    this.core.bus.subscribe((event) => {
+      if (event.type === 'client-response') runtime.outbound.deliver(event.sessionId, event.response)
+      if (event.type === 'client-cancel')
+        runtime.inflight.get(inflightKey(event.sessionId, event.requestId))?.abort()
+    })
   }
 
   /** Registers (or replaces) a tool. Arguments are validated before `handler` runs. */
@@ -211,6 +226,7 @@ export class McpServer {
     await this.guardStore?.close()
     await this.core.handshake?.sessions.close()
     await this.core.handshake?.events.close()
+    await this.core.bus.close?.()
   }
 
   private changed(

@@ -82,3 +82,8 @@ export class OutboundRequests {
     return true
   }
 }
+
+/** Key of a request running in this process, for cancellation: 7 and "7" are different requests. */
+export function inflightKey(sessionId: string, id: string | number): string {
+  return `${sessionId}\u0000${typeof id}:${id}`
+}

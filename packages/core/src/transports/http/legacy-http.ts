@@ -11,6 +11,7 @@ import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { McpServer } from '../../server/create-server.ts'
 import { streamOf } from '../../server/legacy/event-store.ts'
 import { newSession } from '../../server/legacy/initialize.ts'
+import { inflightKey } from '../../server/legacy/outbound.ts'
 import { principalKey } from '../../server/legacy/principal.ts'
 import { serveLegacy } from '../../server/legacy/serve-legacy.ts'
 import type { LegacySession } from '../../server/legacy/session-store.ts'
@@ -81,7 +82,10 @@ export async function legacyMessage(c: LegacyContext, inbound: InboundMessage): 
   const session = await requireSession(c, inbound.kind === 'request' ? inbound.message.id : undefined)
   if (!session) return
   if (inbound.kind === 'response') {
-    c.runtime.outbound.deliver(session.id, inbound.message)
+    // The question may be waiting on another instance: hand the answer over the bus.
+    if (!c.runtime.outbound.deliver(session.id, inbound.message)) {
+      c.server.core.bus.publish({ type: 'client-response', sessionId: session.id, response: inbound.message })
+    }
     return c.writer.empty(202)
   }
   if (inbound.kind === 'notification') {
@@ -114,14 +118,12 @@ async function legacyNotification(
   }
   if (method === 'notifications/cancelled') {
     const id = params?.requestId
-    if (typeof id === 'string' || typeof id === 'number')
-      c.runtime.inflight.get(inflightKey(session.id, id))?.abort()
+    if (typeof id === 'string' || typeof id === 'number') {
+      const running = c.runtime.inflight.get(inflightKey(session.id, id))
+      if (running) running.abort()
+      else c.server.core.bus.publish({ type: 'client-cancel', sessionId: session.id, requestId: id })
+    }
   }
-}
-
-/** 7 and "7" are different requests. */
-function inflightKey(sessionId: string, id: string | number): string {
-  return `${sessionId}\u0000${typeof id}:${id}`
 }
 
 export async function legacyDelete(c: LegacyContext): Promise<void> {
