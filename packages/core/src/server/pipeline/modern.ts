@@ -19,7 +19,7 @@ import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerCore } from '../server-core.ts'
 import { listen } from './listen.ts'
 import { methodTable } from './method-table.ts'
-import { failure, type Reply, success, toTesseraError } from './reply.ts'
+import { failure, type Reply, toTesseraError } from './reply.ts'
 
 export async function serveModern(
   core: ServerCore,
@@ -69,7 +69,40 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
   const call: MethodCall = { core, request, params: params as JsonObject, envelope, era: 'modern', exchange }
   if (request.method === 'subscriptions/listen') return listen(call)
   const result = await spec.run(call)
-  return success(request.id, finish(core, result))
+  return complete(core, request.id, result)
+}
+
+/**
+ * A complete result, serialized once. The common case (a result with neither `resultType` nor
+ * `_meta` of its own) is spliced as text around the handler's JSON, so the result object is
+ * neither copied nor mutated and the shared `serverInfo` is encoded once per server.
+ */
+function complete(core: ServerCore, id: JsonRpcRequest['id'], result: JsonObject): Reply {
+  const body = { jsonrpc: '2.0' as const, id, result }
+  if (result.resultType !== undefined || result._meta !== undefined) {
+    return { kind: 'response', status: 200, body: { ...body, result: finish(core, result) } }
+  }
+  const json = JSON.stringify(result)
+  if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
+    return { kind: 'response', status: 200, body: { ...body, result: finish(core, result) } }
+  const meta = resultMetaJson(core)
+  const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
+  const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json.slice(0, -1)},${tail}}`
+  return {
+    kind: 'response',
+    status: 200,
+    encoded,
+    get body() {
+      return JSON.parse(encoded) as typeof body
+    },
+  }
+}
+
+const metaJsonCache = new WeakMap<ServerCore, string | undefined>()
+
+function resultMetaJson(core: ServerCore): string | undefined {
+  if (!metaJsonCache.has(core)) metaJsonCache.set(core, core.resultMeta && JSON.stringify(core.resultMeta))
+  return metaJsonCache.get(core)
 }
 
 /** Adds `resultType` and the shared `serverInfo` `_meta` without touching the handler's object. */

@@ -16,12 +16,23 @@ export interface StreamSink {
 }
 
 export type Reply =
-  | { kind: 'response'; status: number; body: JsonRpcResponse }
+  | {
+      kind: 'response'
+      status: number
+      body: JsonRpcResponse
+      /** The body already serialized, when the pipeline could do it cheaper than a generic stringify. */
+      encoded?: string
+    }
   | { kind: 'stream'; status: number; open(sink: StreamSink): void }
   | { kind: 'accepted' }
 
 export function success(id: JsonRpcId, result: JsonObject): Reply {
   return { kind: 'response', status: 200, body: { jsonrpc: '2.0', id, result } }
+}
+
+/** The wire text of a reply. */
+export function encodeReply(reply: Extract<Reply, { kind: 'response' }>): string {
+  return reply.encoded ?? JSON.stringify(reply.body)
 }
 
 export function failure(id: JsonRpcId | undefined, error: TesseraError): Reply {

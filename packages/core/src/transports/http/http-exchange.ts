@@ -36,16 +36,16 @@ export class HttpExchange implements Exchange {
     this.stream.write(sseFrame({ jsonrpc: '2.0', method, params }))
   }
 
-  /** Sends the final response: on the SSE stream if one was opened, else as JSON. */
-  respond(status: number, body: unknown): void {
+  /** Sends the final response (already serialized): on the SSE stream if one was opened, else as JSON. */
+  respond(status: number, text: string): void {
     this.done = true
     if (this.writer.closed) return
     if (this.stream) {
-      this.stream.write(sseFrame(body))
+      this.stream.write(`event: message\ndata: ${text}\n\n`)
       this.stream.end()
       return
     }
-    this.writer.json(status, JSON.stringify(body))
+    this.writer.json(status, text)
   }
 
   private abortUnlessDone(): void {

@@ -13,7 +13,7 @@ import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { McpServer } from '../../server/create-server.ts'
-import type { Reply } from '../../server/pipeline/reply.ts'
+import { encodeReply, type Reply } from '../../server/pipeline/reply.ts'
 import { HttpExchange } from './http-exchange.ts'
 import { legacyDelete, legacyGet, legacyInitialize, legacyMessage } from './legacy-http.ts'
 import { openListenStream } from './listen-stream.ts'
@@ -149,7 +149,7 @@ function deliver(
   writer: ReplyWriter,
   options: ResolvedHttpOptions,
 ): void {
-  if (reply.kind === 'response') return exchange.respond(reply.status, reply.body)
+  if (reply.kind === 'response') return exchange.respond(reply.status, encodeReply(reply))
   if (reply.kind === 'accepted') return writer.empty(202)
   openListenStream(reply, writer, options.keepAliveMs)
 }

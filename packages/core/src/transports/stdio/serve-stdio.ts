@@ -12,7 +12,7 @@ import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { hasModernClaim } from '../../protocol/modern/envelope.ts'
 import type { McpServer } from '../../server/create-server.ts'
 import type { LegacyExchange } from '../../server/exchange.ts'
-import type { Reply } from '../../server/pipeline/reply.ts'
+import { encodeReply, type Reply } from '../../server/pipeline/reply.ts'
 import { StdioLegacy } from './stdio-legacy.ts'
 
 export interface StdioOptions {
@@ -37,8 +37,9 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
   const maxLine = options?.maxLineBytes ?? 4 * 1024 * 1024
   const inflight = new Map<string, InFlight>()
   const pending = new Set<Promise<void>>()
+  // A string is a message already serialized by the pipeline; anything else is encoded here.
   const write = (message: unknown) => {
-    output.write(`${JSON.stringify(message)}\n`)
+    output.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`)
   }
   server.serving = true
   const legacy = new StdioLegacy(server, write)
@@ -133,7 +134,7 @@ async function serveRequest(
       ? await legacy.serve(request, exchange)
       : await server.handleModern(request, exchange)
     if (reply.kind === 'stream') return openStream(reply, flight, inflight, key, write)
-    if (reply.kind === 'response' && !flight.controller.signal.aborted) write(reply.body)
+    if (reply.kind === 'response' && !flight.controller.signal.aborted) write(encodeReply(reply))
     flight.answered = true
   } finally {
     if (inflight.get(key) === flight && !flight.streaming) inflight.delete(key)
