@@ -9,8 +9,8 @@
  */
 import type { EventStore, StoredEvent } from '@tessera/core'
 import { streamOf } from '@tessera/core'
-import { Redis } from 'ioredis'
-import { withTimeout } from './redis-session-store.ts'
+import type { Redis } from 'ioredis'
+import { closeOwned, connect, positive, withTimeout } from './redis-client.ts'
 
 export interface RedisEventStoreOptions {
   /** Connection URL (`redis://…`); the store owns that connection and closes it. */
@@ -44,7 +44,7 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
   const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
   const blockMs = positive(options.blockMs ?? 500, 'blockMs')
   const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs)
+  const client = options.client ?? connect(options.url, timeoutMs, 'redisEventStore')
   const prefix = options.keyPrefix ?? 'tessera:events:'
   /** Connections of running replays, dropped on close so no replay outlives the store. */
   const readers = new Set<Redis>()
@@ -154,26 +154,7 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
       closed = true
       for (const reader of readers) reader.disconnect()
       readers.clear()
-      if (!owned) return
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
-      else client.disconnect()
+      await closeOwned(client, owned)
     },
   }
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
-}
-
-function connect(url: string | undefined, timeoutMs: number): Redis {
-  if (!url) throw new TypeError('redisEventStore needs a url or a client')
-  const client = new Redis(url, {
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-  })
-  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
-  client.on('error', () => {})
-  return client
 }

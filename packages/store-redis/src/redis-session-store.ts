@@ -6,9 +6,9 @@
  * scored by last use (server clock) counts live sessions without SCAN: the create script trims
  * the members idle past `idleMs` and refuses when the set is full, atomically.
  */
-import { createHash } from 'node:crypto'
 import { type LegacySession, MAX_SUBSCRIPTIONS, type SessionChange, type SessionStore } from '@tessera/core'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { closeOwned, connect, evalScript, NOW_MS, positive, script, withTimeout } from './redis-client.ts'
 
 export interface RedisSessionStoreOptions {
   /** Connection URL (`redis://…`); the store owns that connection and closes it. */
@@ -25,14 +25,11 @@ export interface RedisSessionStoreOptions {
   timeoutMs?: number
 }
 
-const NOW = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`
-
 // KEYS: session, index. ARGV: json, idleMs, max (0 = no limit), id.
 const CREATE = `local idle = tonumber(ARGV[2])
 local max = tonumber(ARGV[3])
 if max > 0 then
-  ${NOW}
+  ${NOW_MS}
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - idle))
   if redis.call('ZCARD', KEYS[2]) >= max then return 0 end
   redis.call('ZADD', KEYS[2], now, ARGV[4])
@@ -51,7 +48,7 @@ end
 local idle = tonumber(ARGV[1])
 redis.call('PEXPIRE', KEYS[1], idle)
 if max > 0 then
-  ${NOW}
+  ${NOW_MS}
   redis.call('ZADD', KEYS[2], now, ARGV[3])
   redis.call('PEXPIRE', KEYS[2], idle)
 end
@@ -91,12 +88,6 @@ const DELETE = `local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return removed`
 
-interface Script {
-  source: string
-  sha: string
-}
-
-const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
 const SCRIPTS = { create: script(CREATE), get: script(GET), apply: script(APPLY), delete: script(DELETE) }
 
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
@@ -104,7 +95,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max = options.maxSessions === undefined ? 0 : positive(options.maxSessions, 'maxSessions')
   const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs)
+  const client = options.client ?? connect(options.url, timeoutMs, 'redisSessionStore')
   const prefix = options.keyPrefix ?? 'tessera:session:'
   // Session ids are base64url (no ':'), so `s:<id>` never meets the index key.
   const keyOf = (id: string) => `${prefix}s:${id}`
@@ -141,9 +132,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       return (await run('delete', id, id)) === 1
     },
     async close() {
-      if (!owned) return
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
-      else client.disconnect()
+      await closeOwned(client, owned)
     },
   }
 }
@@ -159,45 +148,4 @@ function readSession(value: unknown): LegacySession | undefined {
   const session = JSON.parse(value) as LegacySession
   if (!Array.isArray(session.subscriptions)) session.subscriptions = []
   return session
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
-}
-
-function connect(url: string | undefined, timeoutMs: number): Redis {
-  if (!url) throw new TypeError('redisSessionStore needs a url or a client')
-  const client = new Redis(url, {
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-  })
-  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
-  client.on('error', () => {})
-  return client
-}
-
-async function evalScript(
-  client: Redis,
-  script: Script,
-  keys: string[],
-  args: (string | number)[],
-): Promise<unknown> {
-  try {
-    return await client.evalsha(script.sha, keys.length, ...keys, ...args)
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
-    return client.eval(script.source, keys.length, ...keys, ...args)
-  }
-}
-
-/** Rejects when `promise` takes longer than `ms`, so a Redis outage never hangs a request. */
-export function withTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${operation} timed out after ${ms} ms`)), ms)
-    timer.unref()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

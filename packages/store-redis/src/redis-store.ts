@@ -5,10 +5,10 @@
  * check-and-claim and every fenced update are atomic, and leases are measured on the
  * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out.
  */
-import { createHash } from 'node:crypto'
 import type { ClaimResult, ReplayRecordView, ReplayStore } from '@tessera/core/replay'
 import { assertClaimArguments, newFence, withStoreTimeout } from '@tessera/core/replay'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { closeOwned, connect, evalScript, NOW_MS, script } from './redis-client.ts'
 
 export interface RedisReplayStoreOptions {
   /** Connection URL (`redis://…`); the store owns that connection and closes it. */
@@ -21,11 +21,8 @@ export interface RedisReplayStoreOptions {
   timeoutMs?: number
 }
 
-const NOW = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`
-
 // Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
-const CLAIM = `${NOW}
+const CLAIM = `${NOW_MS}
 local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
 if r[1] == 'done' then return {'done', r[2], r[3] or ''} end
 local previous = ''
@@ -40,7 +37,7 @@ redis.call('HSET', KEYS[1], 's', 'in_progress', 'f', ARGV[1], 'w', ARGV[2], 'l',
 redis.call('PEXPIRE', KEYS[1], keep)
 return {'claimed', previous}`
 
-const RENEW = `${NOW}
+const RENEW = `${NOW_MS}
 local r = redis.call('HMGET', KEYS[1], 's', 'f', 'e')
 if r[1] ~= 'in_progress' or r[2] ~= ARGV[1] then return 0 end
 local lease = now + tonumber(ARGV[2])
@@ -57,18 +54,12 @@ return 1`
 const RELEASE = `if redis.call('HGET', KEYS[1], 'f') == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1`
 
-const INSPECT = `${NOW}
+const INSPECT = `${NOW_MS}
 local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
 if not r[1] then return {} end
 if r[1] == 'in_progress' and tonumber(r[4]) <= now then return {'abandoned', r[2]} end
 return {r[1], r[2], r[3] or ''}`
 
-interface Script {
-  source: string
-  sha: string
-}
-
-const script = (source: string): Script => ({ source, sha: createHash('sha1').update(source).digest('hex') })
 const SCRIPTS = {
   claim: script(CLAIM),
   renew: script(RENEW),
@@ -80,7 +71,7 @@ const SCRIPTS = {
 export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   const timeoutMs = options.timeoutMs ?? 2000
   const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs)
+  const client = options.client ?? connect(options.url, timeoutMs, 'redisReplayStore')
   const prefix = options.keyPrefix ?? 'tessera:replay:'
 
   const call = (
@@ -88,7 +79,7 @@ export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore 
     key: string,
     ...args: (string | number)[]
   ): Promise<unknown> =>
-    withStoreTimeout(operation, evalScript(client, SCRIPTS[operation], prefix + key, args), timeoutMs)
+    withStoreTimeout(operation, evalScript(client, SCRIPTS[operation], [prefix + key], args), timeoutMs)
 
   return {
     async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
@@ -115,37 +106,8 @@ export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore 
       return undefined
     },
     async close() {
-      if (!owned) return
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
-      else client.disconnect()
+      await closeOwned(client, owned)
     },
-  }
-}
-
-function connect(url: string | undefined, timeoutMs: number): Redis {
-  if (!url) throw new TypeError('redisReplayStore needs a url or a client')
-  const client = new Redis(url, {
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    // Fail a call rather than queue it through a long outage: the guard must not run work blind.
-    maxRetriesPerRequest: 1,
-  })
-  // Failures reach callers as rejected calls; without a listener ioredis would log each one.
-  client.on('error', () => {})
-  return client
-}
-
-async function evalScript(
-  client: Redis,
-  script: Script,
-  key: string,
-  args: (string | number)[],
-): Promise<unknown> {
-  try {
-    return await client.evalsha(script.sha, 1, key, ...args)
-  } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
-    return client.eval(script.source, 1, key, ...args)
   }
 }
 
