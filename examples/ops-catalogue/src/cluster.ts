@@ -6,6 +6,7 @@
  * retry of an answer another worker asked.
  */
 import cluster, { type Worker } from 'node:cluster'
+import { relayClusterBus } from '@tessera/core/cluster'
 import type { AppConfig } from './cli.ts'
 import { type AppLogger, createLogger } from './logger.ts'
 import { prepareData } from './runtime/open-ops.ts'
@@ -22,6 +23,8 @@ export async function runPrimary(config: AppConfig, logger: AppLogger): Promise<
   const started = new Set<number>()
   let stopping = false
 
+  // Notifications, and a 2025-11-25 client's answers and cancels, reach whichever worker needs them.
+  relayClusterBus()
   const fork = (): Worker => cluster.fork(env)
   cluster.on('listening', (worker, address) => {
     if (started.has(worker.id)) return

@@ -9,6 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  LegacyClient,
+  textOf as legacyText,
+  resultOf,
+} from '../../../test/integration/helpers/legacy-client.ts'
 import { loadCatalogue } from '../src/catalogue/load-catalogue.ts'
 import { SHIPPED_CATALOGUE } from '../src/cli.ts'
 import { answer, McpClient, type ToolResult, textOf } from './mcp-client.ts'
@@ -106,4 +111,31 @@ describe(`--workers ${WORKERS}`, () => {
       expect(textOf(declined.result)).toContain('Nothing was done')
     }
   })
+
+  it('serves 2025-11-25 clients on any worker: sessions, real elicitations and answers cross workers', async () => {
+    const services = loadCatalogue(SHIPPED_CATALOGUE)
+      .ids()
+      .slice(ROUNDS, ROUNDS + 3)
+    for (const service of services) {
+      // A new session per service, each request on a fresh connection: the four workers share them.
+      const legacy = await LegacyClient.connect(client.url)
+      for (let i = 0; i < 4; i++) expect(resultOf(await legacy.request('ping'))).toStrictEqual({})
+      const reply = await legacy.callTool(
+        'rollback',
+        { service },
+        {
+          onRequest: (request) => {
+            const schema = (
+              request.params as { requestedSchema: { properties: { version: { enum: string[] } } } }
+            ).requestedSchema
+            return { result: { action: 'accept', content: { version: schema.properties.version.enum[0]! } } }
+          },
+        },
+      )
+      expect(reply.requests.map((r) => r.method)).toEqual(['elicitation/create'])
+      expect(legacyText(resultOf(reply))).toMatch(new RegExp(`^Rolled ${service} back`))
+      expect((await legacy.delete()).status).toBe(200)
+      expect((await legacy.request('ping')).status).toBe(404)
+    }
+  }, 30_000)
 })

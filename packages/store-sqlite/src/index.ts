@@ -1,6 +1,11 @@
 /**
  * @module store-sqlite
- * SQLite-backed single-use record store for Tessera: one file shared by the processes of one host.
+ * SQLite stores for Tessera, shared by the processes of one host: single-use records, and the
+ * sessions and resumable stream events of the 2025-11-25 handshake era.
  */
+export type { SqliteEventStoreOptions } from './sqlite-event-store.ts'
+export { sqliteEventStore } from './sqlite-event-store.ts'
+export type { SqliteSessionStoreOptions } from './sqlite-session-store.ts'
+export { sqliteSessionStore } from './sqlite-session-store.ts'
 export type { SqliteReplayStoreOptions } from './sqlite-store.ts'
 export { sqliteReplayStore } from './sqlite-store.ts'

@@ -6,10 +6,16 @@
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { ReplayStore } from '@tessera/core'
+import type { HandshakeOptions, NotificationBus, ReplayStore } from '@tessera/core'
+import { clusterNotificationBus } from '@tessera/core/cluster'
 import { postgresReplayStore } from '@tessera/store-postgres'
-import { redisReplayStore } from '@tessera/store-redis'
-import { sqliteReplayStore } from '@tessera/store-sqlite'
+import {
+  redisEventStore,
+  redisNotificationBus,
+  redisReplayStore,
+  redisSessionStore,
+} from '@tessera/store-redis'
+import { sqliteEventStore, sqliteReplayStore, sqliteSessionStore } from '@tessera/store-sqlite'
 import type { StoreChoice } from '../cli.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { postgresDeploymentLog } from '../deployments/postgres-deployment-log.ts'
@@ -21,6 +27,12 @@ export interface Backends {
   replayStore: ReplayStore
   /** Where they live, for the start-up log line (no credentials). */
   describe: string
+}
+
+/** What the 2025-11-25 handshake era shares between workers: sessions, stream events, the bus. */
+export interface SessionBackends {
+  handshake: HandshakeOptions
+  bus: NotificationBus
 }
 
 export function openBackends(store: StoreChoice): Backends {
@@ -44,6 +56,31 @@ export function openBackends(store: StoreChoice): Backends {
         replayStore: postgresReplayStore({ connectionString: store.url, table: 'ops_single_use' }),
         describe: `postgres ${redact(store.url)}`,
       }
+  }
+}
+
+/**
+ * Handshake-era state. Redis shares it between hosts; otherwise it lives in a SQLite file of the
+ * data folder, shared by the workers of this host (with --postgres, 2025-11-25 sessions are
+ * therefore per host: put Redis in front, or route each session to one host).
+ */
+export function openSessionBackends(store: StoreChoice, sessionsPath: string): SessionBackends {
+  if (store.kind === 'redis') {
+    return {
+      handshake: {
+        sessions: redisSessionStore({ url: store.url, keyPrefix: 'ops-catalogue:session:' }),
+        events: redisEventStore({ url: store.url, keyPrefix: 'ops-catalogue:events:' }),
+      },
+      bus: redisNotificationBus({ url: store.url, channel: 'ops-catalogue:bus' }),
+    }
+  }
+  mkdirSync(dirname(sessionsPath), { recursive: true, mode: 0o700 })
+  return {
+    handshake: {
+      sessions: sqliteSessionStore({ path: sessionsPath, table: 'ops_sessions' }),
+      events: sqliteEventStore({ path: sessionsPath, table: 'ops_stream_events' }),
+    },
+    bus: clusterNotificationBus(),
   }
 }
 

@@ -12,7 +12,7 @@ import { seedDeployments } from '../deployments/seed-deployments.ts'
 import { ensureStateKeys, readKeyFile } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
-import { type Backends, openBackends } from './backends.ts'
+import { type Backends, openBackends, openSessionBackends } from './backends.ts'
 
 export interface OpenOps {
   app: McpServer
@@ -71,10 +71,13 @@ export function openOps(
   const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
   const keys = prepared?.keys ?? readKeyFile(config.keysPath).keys
   const backends = openBackends(config.store)
+  const sessions = openSessionBackends(config.store, config.sessionsPath)
   const app = createOpsServer({
     catalogue,
     log: backends.log,
     replayStore: backends.replayStore,
+    handshake: sessions.handshake,
+    bus: sessions.bus,
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),

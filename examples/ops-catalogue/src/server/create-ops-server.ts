@@ -3,7 +3,15 @@
  * Builds the ops catalogue MCP server from its parts. Transports, stores and keys are chosen by
  * the caller (main, or a test), so the same server runs over HTTP, stdio, one worker or several.
  */
-import { createServer, type Logger, type McpServer, type ReplayStore, type StateKey } from '@tessera/core'
+import {
+  createServer,
+  type HandshakeOptions,
+  type Logger,
+  type McpServer,
+  type NotificationBus,
+  type ReplayStore,
+  type StateKey,
+} from '@tessera/core'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { registerIncidentTriage } from '../prompts/incident-triage.ts'
@@ -27,6 +35,10 @@ export interface OpsServerOptions {
   logger: Logger
   /** What the framework logs (refused states, duplicates); default: `logger`. */
   frameworkLogger?: Logger
+  /** Sessions and stream events of 2025-11-25 clients; default: in this process. */
+  handshake?: HandshakeOptions
+  /** Carries notifications, answers and cancels between workers; default: in this process. */
+  bus?: NotificationBus
 }
 
 const INSTRUCTIONS = [
@@ -46,6 +58,8 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     cache: { toolsList: { ttlMs: 60_000, cacheScope: 'public' } },
     requestState: { keys: options.stateKeys },
     replay: { store: options.replayStore },
+    handshake: options.handshake,
+    bus: options.bus,
     logger: options.frameworkLogger ?? options.logger,
   })
   const deps: OpsDeps = { catalogue: options.catalogue, log: options.log, logger: options.logger }

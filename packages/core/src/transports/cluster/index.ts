@@ -1,0 +1,5 @@
+/**
+ * @module cluster
+ * Running a Tessera server on the workers of `node:cluster`: the event bus that crosses them.
+ */
+export { clusterNotificationBus, relayClusterBus } from './cluster-bus.ts'

@@ -1,0 +1,233 @@
+/**
+ * @module sqlite-event-store
+ * The message log behind resumable SSE streams of the handshake era (2025-11-25), in one SQLite
+ * file, so a client whose connection to one process broke resumes on any other process of the
+ * host. Two tables: the events (stream, seq, message JSON or NULL for the priming event,
+ * created ms) and one row per stream (its last seq, whether it finished, when it last changed).
+ * An event id is `<streamId>/<seq>`, exactly what the client echoes in `Last-Event-ID`.
+ *
+ * `append` allocates the next seq and trims the stream inside one `BEGIN IMMEDIATE`
+ * transaction, so processes appending to one stream at once never mint the same id. A replay
+ * reads the backlog, then polls every `pollMs` for new rows (appends made through this very
+ * store wake it at once) until the stream finishes, the signal aborts or the store closes.
+ * A stream unchanged for `streamTtlMs` is unknown to replays, and its rows are swept now and
+ * then by `append`.
+ */
+import { type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import Database from 'better-sqlite3'
+
+export interface SqliteEventStoreOptions {
+  /** Database file; every process that must see the events opens the same one. `:memory:` for tests. */
+  path: string
+  /** Name of the events table (letters, digits, underscore); streams go in `<table>_streams`. Default `tessera_events`. */
+  table?: string
+  /** Events kept per stream (default 1000; older ones are dropped). */
+  maxEventsPerStream?: number
+  /** A stream expires this long after its last event or its end (default 1 hour). */
+  streamTtlMs?: number
+  /** How often a replay looks for events appended by another process (default 25 ms). */
+  pollMs?: number
+  /**
+   * How long a call waits for another process's write lock. better-sqlite3 is synchronous,
+   * so this wait blocks the event loop: keep it short. Default 2000.
+   */
+  busyTimeoutMs?: number
+  /**
+   * SQLite `synchronous` level. NORMAL (default) is safe from corruption under WAL and may lose
+   * the last events on a power loss only, which a resumable stream can afford.
+   */
+  synchronous?: 'FULL' | 'NORMAL'
+  /** Delete expired streams once this many appends have been made since the last sweep. Default 256. */
+  sweepEvery?: number
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+const SEQ = /^[1-9][0-9]{0,15}$/
+/** Rows read per query of a replay. */
+const BATCH = 100
+
+interface StreamRow {
+  finished: number
+}
+
+interface EventRow {
+  seq: number
+  message: string | null
+}
+
+export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const table = options.table ?? 'tessera_events'
+  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const maxEvents = positive(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
+  const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
+  const pollMs = positive(options.pollMs ?? 25, 'pollMs')
+  const sweepEvery = positive(options.sweepEvery ?? 256, 'sweepEvery')
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2000
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    throw new RangeError('busyTimeoutMs must be a non-negative integer.')
+  const db = openDatabase(options.path, busyTimeoutMs, options.synchronous ?? 'NORMAL')
+  let sql: ReturnType<typeof prepareStatements>
+  try {
+    sql = prepareStatements(db, table)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
+  const waiters = new Map<string, Set<() => void>>()
+  // The first append sweeps what earlier runs left behind.
+  let appendsSinceSweep = sweepEvery - 1
+  let closed = false
+
+  const add = db.transaction((streamId: string, message: string | null): number => {
+    const now = Date.now()
+    const { last_seq: seq } = sql.next.get({ stream: streamId, now }) as { last_seq: number }
+    sql.insert.run(streamId, seq, message, now)
+    if (seq > maxEvents) sql.trim.run(streamId, seq - maxEvents)
+    return seq
+  })
+
+  const sweep = db.transaction((limit: number) => {
+    sql.sweepEvents.run(limit)
+    sql.sweepStreams.run(limit)
+  })
+
+  const wake = (streamId: string) => {
+    const set = waiters.get(streamId)
+    if (!set) return
+    waiters.delete(streamId)
+    for (const waiter of set) waiter()
+  }
+
+  /** Resolves after `pollMs`, or sooner on a local append, an abort or close. */
+  const pause = (streamId: string, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', done)
+        const set = waiters.get(streamId)
+        set?.delete(done)
+        if (set?.size === 0) waiters.delete(streamId)
+        resolve()
+      }
+      const timer = setTimeout(done, pollMs)
+      signal.addEventListener('abort', done, { once: true })
+      const set = waiters.get(streamId) ?? new Set()
+      waiters.set(streamId, set)
+      set.add(done)
+    })
+
+  /** The stream while it lives, read before its rows: when it says finished, every event is there. */
+  const liveStream = (streamId: string) =>
+    sql.stream.get(streamId, Date.now() - ttlMs) as StreamRow | undefined
+
+  return {
+    async append(streamId, message) {
+      if (typeof streamId !== 'string' || streamId.length === 0)
+        throw new TypeError('streamId must be a non-empty string')
+      if (++appendsSinceSweep >= sweepEvery) {
+        appendsSinceSweep = 0
+        sweep.immediate(Date.now() - ttlMs)
+      }
+      const seq = add.immediate(streamId, message === undefined ? null : JSON.stringify(message))
+      wake(streamId)
+      return `${streamId}/${seq}`
+    },
+    async finish(streamId) {
+      sql.finish.run({ stream: streamId, now: Date.now() })
+      wake(streamId)
+    },
+    async replay(eventId, onEvent, signal) {
+      const streamId = streamOf(eventId)
+      const after = eventId.slice(eventId.lastIndexOf('/') + 1)
+      if (streamId === undefined || !SEQ.test(after)) return undefined
+      let cursor = Number(after)
+      if (!Number.isSafeInteger(cursor) || liveStream(streamId) === undefined) return undefined
+      while (!signal.aborted && !closed) {
+        const stream = liveStream(streamId)
+        // Expired (or swept) while followed: nothing more will come.
+        if (stream === undefined) break
+        for (;;) {
+          const rows = sql.after.all(streamId, cursor, BATCH) as EventRow[]
+          for (const row of rows) {
+            cursor = row.seq
+            const message =
+              row.message === null ? undefined : (JSON.parse(row.message) as StoredEvent['message'])
+            onEvent({ id: `${streamId}/${row.seq}`, message })
+          }
+          if (rows.length < BATCH || closed) break
+        }
+        if (stream.finished === 1 || signal.aborted || closed) break
+        await pause(streamId, signal)
+      }
+      return streamId
+    },
+    async close() {
+      closed = true
+      for (const streamId of [...waiters.keys()]) wake(streamId)
+      if (db.open) db.close()
+    },
+  }
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const events = `"${table}"`
+  const streams = `"${table}_streams"`
+  db.exec(`CREATE TABLE IF NOT EXISTS ${events} (
+    stream TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    message TEXT,
+    created INTEGER NOT NULL,
+    PRIMARY KEY (stream, seq)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS ${streams} (
+    stream TEXT PRIMARY KEY NOT NULL,
+    last_seq INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    updated INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS "${table}_streams_updated" ON ${streams} (updated);`)
+  return {
+    next: db.prepare(
+      `INSERT INTO ${streams} (stream, last_seq, finished, updated) VALUES (@stream, 1, 0, @now)
+       ON CONFLICT (stream) DO UPDATE SET last_seq = last_seq + 1, updated = @now
+       RETURNING last_seq`,
+    ),
+    insert: db.prepare(`INSERT INTO ${events} (stream, seq, message, created) VALUES (?, ?, ?, ?)`),
+    trim: db.prepare(`DELETE FROM ${events} WHERE stream = ? AND seq <= ?`),
+    finish: db.prepare(
+      `INSERT INTO ${streams} (stream, last_seq, finished, updated) VALUES (@stream, 0, 1, @now)
+       ON CONFLICT (stream) DO UPDATE SET finished = 1, updated = @now`,
+    ),
+    stream: db.prepare(`SELECT finished FROM ${streams} WHERE stream = ? AND updated >= ?`),
+    after: db.prepare(`SELECT seq, message FROM ${events} WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?`),
+    sweepEvents: db.prepare(
+      `DELETE FROM ${events} WHERE stream IN (SELECT stream FROM ${streams} WHERE updated < ?)`,
+    ),
+    sweepStreams: db.prepare(`DELETE FROM ${streams} WHERE updated < ?`),
+  }
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
+  return value
+}
+
+/** Opens the file the way every Tessera SQLite store does: busy_timeout, then WAL. */
+function openDatabase(
+  path: string,
+  busyTimeoutMs: number,
+  synchronous: 'FULL' | 'NORMAL',
+): Database.Database {
+  const db = new Database(path)
+  try {
+    // busy_timeout first: switching to WAL needs a lock another process may hold right now.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
+    db.pragma('journal_mode = WAL')
+    db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * @module sqlite-session-store
+ * Handshake-era sessions (2025-11-25) in one SQLite file, so every process of one host serves
+ * every session. One row per session: its JSON and when it was last used (ms). A row idle past
+ * `idleMs` is gone: reads treat it so and delete it, and `create` sweeps such rows before it
+ * counts the live ones against `maxSessions`. A change is read, applied with core's
+ * `applyChange` and written back inside one `BEGIN IMMEDIATE` transaction: the write lock is
+ * taken before the read, so two processes changing one session at once both keep their change.
+ * better-sqlite3 is synchronous; every call runs inside an async function, so a failure is a
+ * rejected promise, never a throw.
+ */
+import { applyChange, type LegacySession, type SessionChange, type SessionStore } from '@tessera/core'
+import Database from 'better-sqlite3'
+
+export interface SqliteSessionStoreOptions {
+  /** Database file; every process that must see the sessions opens the same one. `:memory:` for tests. */
+  path: string
+  /** Table name (letters, digits, underscore). Default `tessera_sessions`. */
+  table?: string
+  /** A session unused this long ends (default 30 minutes). */
+  idleMs?: number
+  /** Live sessions kept at most; `create` answers false beyond it. Default: no limit. */
+  maxSessions?: number
+  /**
+   * How long a call waits for another process's write lock. better-sqlite3 is synchronous,
+   * so this wait blocks the event loop: keep it short. Default 2000.
+   */
+  busyTimeoutMs?: number
+  /**
+   * SQLite `synchronous` level. NORMAL (default) is safe from corruption under WAL and may lose
+   * the last writes on a power loss only, which sessions (ended by a restart anyway) can afford.
+   */
+  synchronous?: 'FULL' | 'NORMAL'
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+
+interface Row {
+  data: string
+  last_seen: number
+}
+
+export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionStore {
+  const table = options.table ?? 'tessera_sessions'
+  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
+  const max = options.maxSessions === undefined ? undefined : positive(options.maxSessions, 'maxSessions')
+  const busyTimeoutMs = options.busyTimeoutMs ?? 2000
+  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+    throw new RangeError('busyTimeoutMs must be a non-negative integer.')
+  const db = openDatabase(options.path, busyTimeoutMs, options.synchronous ?? 'NORMAL')
+  let sql: ReturnType<typeof prepareStatements>
+  try {
+    sql = prepareStatements(db, table)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+
+  // A row is live while last_seen >= now - idleMs, as in the in-memory store.
+  const create = db.transaction((session: LegacySession, json: string): boolean => {
+    const now = Date.now()
+    sql.sweep.run(now - idleMs)
+    if (max !== undefined && (sql.count.get() as { n: number }).n >= max) return false
+    sql.upsert.run(session.id, json, now)
+    return true
+  })
+
+  const apply = db.transaction((id: string, change: SessionChange) => {
+    const limit = Date.now() - idleMs
+    const row = sql.select.get(id) as Row | undefined
+    if (!row) return undefined
+    if (row.last_seen < limit) {
+      sql.deleteExpired.run(id, limit)
+      return undefined
+    }
+    const session = readSession(row.data)
+    applyChange(session, change)
+    // The data only: a change is not a use, so last_seen stays as it is.
+    sql.write.run(JSON.stringify(session), id)
+    return session
+  })
+
+  return {
+    async create(session) {
+      const json = JSON.stringify(session)
+      return create.immediate(session, json)
+    },
+    async get(id) {
+      const now = Date.now()
+      // One statement, atomic on its own: refresh a live row and read it.
+      const row = sql.touch.get(now, id, now - idleMs) as { data: string } | undefined
+      if (row) return readSession(row.data)
+      // Absent or idle past its time: an idle row goes now (a live one is never matched here).
+      sql.deleteExpired.run(id, now - idleMs)
+      return undefined
+    },
+    async apply(id, change) {
+      return apply.immediate(id, change)
+    },
+    async delete(id) {
+      const row = sql.remove.get(id) as { last_seen: number } | undefined
+      return row !== undefined && row.last_seen >= Date.now() - idleMs
+    },
+    async close() {
+      if (db.open) db.close()
+    },
+  }
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const t = `"${table}"`
+  db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+    id TEXT PRIMARY KEY NOT NULL,
+    data TEXT NOT NULL,
+    last_seen INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS "${table}_last_seen" ON ${t} (last_seen);`)
+  return {
+    select: db.prepare(`SELECT data, last_seen FROM ${t} WHERE id = ?`),
+    upsert: db.prepare(`INSERT OR REPLACE INTO ${t} (id, data, last_seen) VALUES (?, ?, ?)`),
+    touch: db.prepare(`UPDATE ${t} SET last_seen = ? WHERE id = ? AND last_seen >= ? RETURNING data`),
+    write: db.prepare(`UPDATE ${t} SET data = ? WHERE id = ?`),
+    count: db.prepare(`SELECT count(*) AS n FROM ${t}`),
+    sweep: db.prepare(`DELETE FROM ${t} WHERE last_seen < ?`),
+    deleteExpired: db.prepare(`DELETE FROM ${t} WHERE id = ? AND last_seen < ?`),
+    remove: db.prepare(`DELETE FROM ${t} WHERE id = ? RETURNING last_seen`),
+  }
+}
+
+function readSession(json: string): LegacySession {
+  const session = JSON.parse(json) as LegacySession
+  if (!Array.isArray(session.subscriptions)) session.subscriptions = []
+  return session
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
+  return value
+}
+
+/** Opens the file the way every Tessera SQLite store does: busy_timeout, then WAL. */
+function openDatabase(
+  path: string,
+  busyTimeoutMs: number,
+  synchronous: 'FULL' | 'NORMAL',
+): Database.Database {
+  const db = new Database(path)
+  try {
+    // busy_timeout first: switching to WAL needs a lock another process may hold right now.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
+    db.pragma('journal_mode = WAL')
+    db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
