@@ -52,9 +52,11 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
 
   const add = async (streamId: string, field: string, value: string): Promise<string> => {
     const key = prefix + streamId
+    // The end marker is not an event: it must not push one out of the bound.
+    const keep = field === END ? maxEvents + 1 : maxEvents
     const replies = await withTimeout(
       'event store append',
-      client.multi().xadd(key, 'MAXLEN', '~', maxEvents, '*', field, value).pexpire(key, ttlMs).exec(),
+      client.multi().xadd(key, 'MAXLEN', '~', keep, '*', field, value).pexpire(key, ttlMs).exec(),
       timeoutMs,
     )
     const [error, id] = replies?.[0] ?? [new Error('event store append was discarded'), undefined]
