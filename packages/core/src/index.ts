@@ -24,7 +24,7 @@ export { generateStateKey, originatingRequestBinder } from './security/request-s
 export { type AnswerOf, type Era, RequestContext } from './server/context.ts'
 export type { HandshakeOptions } from './server/create-server.ts'
 export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
-export { createMemoryExchange, type Exchange } from './server/exchange.ts'
+export type { Exchange } from './server/exchange.ts'
 export {
   type EventStore,
   type MemoryEventStoreOptions,

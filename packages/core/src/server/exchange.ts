@@ -28,20 +28,3 @@ export interface Exchange {
 export interface LegacyExchange extends Exchange {
   sendRequest(method: string, params: JsonObject | undefined): Promise<JsonObject>
 }
-
-/** An exchange for in-process calls and tests: no headers, no auth, notifications collected. */
-export function createMemoryExchange(options?: { auth?: AuthInfo; signal?: AbortSignal }): Exchange & {
-  readonly notifications: Array<{ method: string; params: JsonObject }>
-} {
-  const notifications: Array<{ method: string; params: JsonObject }> = []
-  const controller = options?.signal ? undefined : new AbortController()
-  return {
-    headers: undefined,
-    auth: options?.auth,
-    notifications,
-    notify(method, params) {
-      notifications.push({ method, params })
-    },
-    signal: options?.signal ?? controller!.signal,
-  }
-}

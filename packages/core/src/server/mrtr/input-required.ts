@@ -25,7 +25,3 @@ export class InputRequired {
 export class AskSignal {
   constructor(readonly requests: Record<string, InputRequest>) {}
 }
-
-export function isInputRequired(value: unknown): value is InputRequired {
-  return value instanceof InputRequired
-}

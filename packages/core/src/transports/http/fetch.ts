@@ -6,8 +6,8 @@
  */
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { McpServer } from '../../server/create-server.ts'
+import { handleHttpRequest, writeError } from './handle-request.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
-import { handlePost, writeError } from './post.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -25,7 +25,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
       return new Response('Request header fields too large', { status: 431 })
     }
     const input = { method: request.method, headers, body: () => readBody(request, resolved) }
-    handlePost(server, resolved, input, writer).catch((error: unknown) => {
+    handleHttpRequest(server, resolved, input, writer).catch((error: unknown) => {
       server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.answered) writeError(writer, 500, undefined, -32603, 'Internal error.')
     })

@@ -18,10 +18,10 @@ import type { LegacySession } from '../../server/legacy/session-store.ts'
 import type { ServerEvent } from '../../server/notification-bus.ts'
 import { toTesseraError } from '../../server/pipeline/reply.ts'
 import type { HandshakeRuntime } from '../../server/server-core.ts'
+import type { HttpInput } from './handle-request.ts'
+import { writeError } from './handle-request.ts'
 import { eventFrame, LegacyHttpExchange, RETRY_MS, streamIdFor } from './legacy-exchange.ts'
 import type { ResolvedHttpOptions } from './options.ts'
-import type { HttpInput } from './post.ts'
-import { writeError } from './post.ts'
 import { type ReplyWriter, SSE_HEADERS } from './reply-writer.ts'
 
 export interface LegacyContext {

@@ -12,9 +12,9 @@ import {
 import type { AddressInfo } from 'node:net'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
 import type { McpServer } from '../../server/create-server.ts'
+import { type HttpInput, handleHttpRequest, writeError } from './handle-request.ts'
 import { NodeHeaderView } from './node-headers.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
-import { type HttpInput, handlePost, writeError } from './post.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
@@ -40,7 +40,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       headers: new NodeHeaderView(req),
       body: () => readBody(req, resolved),
     }
-    handlePost(server, resolved, input, writer).catch((error: unknown) => {
+    handleHttpRequest(server, resolved, input, writer).catch((error: unknown) => {
       server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.closed && !res.headersSent) writeError(writer, 500, undefined, -32603, 'Internal error.')
       else res.destroy()

@@ -1,5 +1,5 @@
 /**
- * @module post
+ * @module handle-request
  * One Streamable HTTP request, whichever face received it: method, Host/Origin, content
  * negotiation, authentication, parse, era classification, dispatch, reply. Checks run in the
  * order of the spec digest §8.5, and every refusal is one short sentence with its own status.
@@ -76,7 +76,7 @@ async function authenticate(
 }
 
 /** Answers one HTTP request on the MCP endpoint, whichever era it belongs to. */
-export async function handlePost(
+export async function handleHttpRequest(
   server: McpServer,
   options: ResolvedHttpOptions,
   input: HttpInput,
