@@ -1,6 +1,14 @@
 /**
  * @module store-postgres
- * PostgreSQL-backed single-use record store for Tessera: shared by every host that reaches the database.
+ * PostgreSQL stores for Tessera, shared by every host that reaches the database: single-use
+ * records, the sessions and resumable stream events of the 2025-11-25 handshake era, and the
+ * server event bus (LISTEN/NOTIFY).
  */
+export type { PostgresEventStoreOptions } from './postgres-event-store.ts'
+export { postgresEventStore } from './postgres-event-store.ts'
+export type { PostgresNotificationBus, PostgresNotificationBusOptions } from './postgres-notification-bus.ts'
+export { MAX_NOTIFY_PAYLOAD_BYTES, postgresNotificationBus } from './postgres-notification-bus.ts'
+export type { PostgresSessionStoreOptions } from './postgres-session-store.ts'
+export { postgresSessionStore } from './postgres-session-store.ts'
 export type { PostgresReplayStoreOptions } from './postgres-store.ts'
 export { postgresReplayStore } from './postgres-store.ts'

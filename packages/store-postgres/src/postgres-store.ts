@@ -7,7 +7,8 @@
  */
 import type { ClaimResult, ReplayRecordView, ReplayStore } from '@tessera/core/replay'
 import { assertClaimArguments, newFence, withStoreTimeout } from '@tessera/core/replay'
-import pg from 'pg'
+import type pg from 'pg'
+import { createPool } from './postgres-client.ts'
 
 export interface PostgresReplayStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -37,7 +38,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const timeoutMs = options.timeoutMs ?? 2000
   const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs)
+  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresReplayStore')
   const sql = statements(`"${table}"`)
   const sweepEvery = options.sweepEvery ?? 256
   let claimsSinceSweep = 0
@@ -120,19 +121,6 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
 
 function claimed(fence: string, abandoned: boolean): ClaimResult {
   return abandoned ? { kind: 'claimed', fence, previous: 'abandoned' } : { kind: 'claimed', fence }
-}
-
-function createPool(connectionString: string | undefined, timeoutMs: number): pg.Pool {
-  if (!connectionString) throw new TypeError('postgresReplayStore needs a connectionString or a pool')
-  const pool = new pg.Pool({
-    connectionString,
-    connectionTimeoutMillis: timeoutMs,
-    query_timeout: timeoutMs,
-    statement_timeout: timeoutMs,
-  })
-  // An idle client's connection error is reported here; the next call fails on its own.
-  pool.on('error', () => {})
-  return pool
 }
 
 function statements(t: string) {

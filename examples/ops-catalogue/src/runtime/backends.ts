@@ -8,7 +8,12 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { HandshakeOptions, NotificationBus, ReplayStore } from '@tessera/core'
 import { clusterNotificationBus } from '@tessera/core/cluster'
-import { postgresReplayStore } from '@tessera/store-postgres'
+import {
+  postgresEventStore,
+  postgresNotificationBus,
+  postgresReplayStore,
+  postgresSessionStore,
+} from '@tessera/store-postgres'
 import {
   redisEventStore,
   redisNotificationBus,
@@ -60,11 +65,20 @@ export function openBackends(store: StoreChoice): Backends {
 }
 
 /**
- * Handshake-era state. Redis shares it between hosts; otherwise it lives in a SQLite file of the
- * data folder, shared by the workers of this host (with --postgres, 2025-11-25 sessions are
- * therefore per host: put Redis in front, or route each session to one host).
+ * Handshake-era state, shared as widely as the rest: between hosts in Redis or PostgreSQL;
+ * otherwise in a SQLite file of the data folder, shared by the workers of this host, with the
+ * primary relaying events between them.
  */
 export function openSessionBackends(store: StoreChoice, sessionsPath: string): SessionBackends {
+  if (store.kind === 'postgres') {
+    return {
+      handshake: {
+        sessions: postgresSessionStore({ connectionString: store.url, table: 'ops_sessions' }),
+        events: postgresEventStore({ connectionString: store.url, table: 'ops_stream_events' }),
+      },
+      bus: postgresNotificationBus({ connectionString: store.url, channel: 'ops_catalogue_bus' }),
+    }
+  }
   if (store.kind === 'redis') {
     return {
       handshake: {
