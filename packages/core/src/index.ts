@@ -26,7 +26,9 @@ export type { HandshakeOptions } from './server/create-server.ts'
 export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
 export type { Exchange } from './server/exchange.ts'
 export {
+  createFollowerWakeups,
   type EventStore,
+  type FollowerWakeups,
   type MemoryEventStoreOptions,
   memoryEventStore,
   type StoredEvent,

@@ -17,7 +17,7 @@
  * finishes, expires, the signal aborts or the store closes. A stream unchanged for `streamTtlMs`
  * is unknown to replays, and its rows are swept now and then by `append`.
  */
-import { type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import { createFollowerWakeups, type EventStore, type StoredEvent, streamOf } from '@tessera/core'
 import type pg from 'pg'
 import { createPool, positive, withTimeout } from './postgres-client.ts'
 
@@ -67,7 +67,7 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
   const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresEventStore')
   const sql = statements(table, maxEvents, ttlMs, sweepEvery)
   /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
-  const waiters = new Map<string, Set<() => void>>()
+  const wakeups = createFollowerWakeups(pollMs)
   /** Running replays and sweeps: close waits for them before it ends the pool. */
   const running = new Set<Promise<unknown>>()
   // The first append sweeps what earlier runs left behind.
@@ -106,31 +106,6 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
     return promise
   }
 
-  const wake = (streamId: string) => {
-    const set = waiters.get(streamId)
-    if (!set) return
-    waiters.delete(streamId)
-    for (const waiter of set) waiter()
-  }
-
-  /** Resolves after `pollMs`, or sooner on a local append or finish, an abort or close. */
-  const pause = (streamId: string, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', done)
-        const set = waiters.get(streamId)
-        set?.delete(done)
-        if (set?.size === 0) waiters.delete(streamId)
-        resolve()
-      }
-      const timer = setTimeout(done, pollMs)
-      signal.addEventListener('abort', done, { once: true })
-      const set = waiters.get(streamId) ?? new Set()
-      waiters.set(streamId, set)
-      set.add(done)
-    })
-
   const sweep = () => {
     appendsSinceSweep = 0
     track(query('sweep', sql.sweep, []).catch(() => undefined))
@@ -167,7 +142,7 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
       // A full batch: read on at once. Otherwise every event of this snapshot is delivered.
       if (delivered === BATCH) continue
       if (rows[0]!.finished) break
-      await pause(streamId, signal)
+      await wakeups.pause(streamId, signal)
       if (signal.aborted) break
     }
     return streamId
@@ -181,13 +156,13 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
       if (++appendsSinceSweep >= sweepEvery) sweep()
       const text = message === undefined ? null : JSON.stringify(message)
       const [row] = await query<{ seq: string }>('append', sql.append, [streamId, text])
-      wake(streamId)
+      wakeups.wake(streamId)
       return `${streamId}/${row!.seq}`
     },
     async finish(streamId) {
       assertOpen()
       await query('finish', sql.finish, [streamId])
-      wake(streamId)
+      wakeups.wake(streamId)
     },
     async replay(eventId, onEvent, signal) {
       assertOpen()
@@ -201,7 +176,7 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
     async close() {
       if (closed) return
       closed = true
-      for (const streamId of [...waiters.keys()]) wake(streamId)
+      wakeups.wakeAll()
       await Promise.allSettled([...running])
       if (owned) await pool.end().catch(() => undefined)
     },

@@ -13,8 +13,9 @@
  * A stream unchanged for `streamTtlMs` is unknown to replays, and its rows are swept now and
  * then by `append`.
  */
-import { type EventStore, type StoredEvent, streamOf } from '@tessera/core'
-import Database from 'better-sqlite3'
+import { createFollowerWakeups, type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import type Database from 'better-sqlite3'
+import { openDatabase, positive } from './sqlite-database.ts'
 
 export interface SqliteEventStoreOptions {
   /** Database file; every process that must see the events opens the same one. `:memory:` for tests. */
@@ -74,7 +75,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
     throw error
   }
   /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
-  const waiters = new Map<string, Set<() => void>>()
+  const wakeups = createFollowerWakeups(pollMs)
   // The first append sweeps what earlier runs left behind.
   let appendsSinceSweep = sweepEvery - 1
   let closed = false
@@ -92,31 +93,6 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
     sql.sweepStreams.run(limit)
   })
 
-  const wake = (streamId: string) => {
-    const set = waiters.get(streamId)
-    if (!set) return
-    waiters.delete(streamId)
-    for (const waiter of set) waiter()
-  }
-
-  /** Resolves after `pollMs`, or sooner on a local append, an abort or close. */
-  const pause = (streamId: string, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', done)
-        const set = waiters.get(streamId)
-        set?.delete(done)
-        if (set?.size === 0) waiters.delete(streamId)
-        resolve()
-      }
-      const timer = setTimeout(done, pollMs)
-      signal.addEventListener('abort', done, { once: true })
-      const set = waiters.get(streamId) ?? new Set()
-      waiters.set(streamId, set)
-      set.add(done)
-    })
-
   /** The stream while it lives, read before its rows: when it says finished, every event is there. */
   const liveStream = (streamId: string) =>
     sql.stream.get(streamId, Date.now() - ttlMs) as StreamRow | undefined
@@ -130,12 +106,12 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
         sweep.immediate(Date.now() - ttlMs)
       }
       const seq = add.immediate(streamId, message === undefined ? null : JSON.stringify(message))
-      wake(streamId)
+      wakeups.wake(streamId)
       return `${streamId}/${seq}`
     },
     async finish(streamId) {
       sql.finish.run({ stream: streamId, now: Date.now() })
-      wake(streamId)
+      wakeups.wake(streamId)
     },
     async replay(eventId, onEvent, signal) {
       const streamId = streamOf(eventId)
@@ -158,13 +134,13 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
           if (rows.length < BATCH || closed) break
         }
         if (stream.finished === 1 || signal.aborted || closed) break
-        await pause(streamId, signal)
+        await wakeups.pause(streamId, signal)
       }
       return streamId
     },
     async close() {
       closed = true
-      for (const streamId of [...waiters.keys()]) wake(streamId)
+      wakeups.wakeAll()
       if (db.open) db.close()
     },
   }
@@ -205,29 +181,5 @@ function prepareStatements(db: Database.Database, table: string) {
       `DELETE FROM ${events} WHERE stream IN (SELECT stream FROM ${streams} WHERE updated < ?)`,
     ),
     sweepStreams: db.prepare(`DELETE FROM ${streams} WHERE updated < ?`),
-  }
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
-}
-
-/** Opens the file the way every Tessera SQLite store does: busy_timeout, then WAL. */
-function openDatabase(
-  path: string,
-  busyTimeoutMs: number,
-  synchronous: 'FULL' | 'NORMAL',
-): Database.Database {
-  const db = new Database(path)
-  try {
-    // busy_timeout first: switching to WAL needs a lock another process may hold right now.
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
-    db.pragma('journal_mode = WAL')
-    db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
-    return db
-  } catch (error) {
-    db.close()
-    throw error
   }
 }

@@ -10,7 +10,8 @@
  * rejected promise, never a throw.
  */
 import { applyChange, type LegacySession, type SessionChange, type SessionStore } from '@tessera/core'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import { openDatabase, positive } from './sqlite-database.ts'
 
 export interface SqliteSessionStoreOptions {
   /** Database file; every process that must see the sessions opens the same one. `:memory:` for tests. */
@@ -132,28 +133,4 @@ function readSession(json: string): LegacySession {
   const session = JSON.parse(json) as LegacySession
   if (!Array.isArray(session.subscriptions)) session.subscriptions = []
   return session
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
-}
-
-/** Opens the file the way every Tessera SQLite store does: busy_timeout, then WAL. */
-function openDatabase(
-  path: string,
-  busyTimeoutMs: number,
-  synchronous: 'FULL' | 'NORMAL',
-): Database.Database {
-  const db = new Database(path)
-  try {
-    // busy_timeout first: switching to WAL needs a lock another process may hold right now.
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
-    db.pragma('journal_mode = WAL')
-    db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
-    return db
-  } catch (error) {
-    db.close()
-    throw error
-  }
 }

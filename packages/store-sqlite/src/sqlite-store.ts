@@ -7,7 +7,8 @@
  */
 import type { ClaimResult, ReplayRecordView, ReplayStore } from '@tessera/core/replay'
 import { assertClaimArguments, newFence, toStoreError } from '@tessera/core/replay'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import { openDatabase } from './sqlite-database.ts'
 
 export interface SqliteReplayStoreOptions {
   /** Database file; every process that must see the records opens the same one. */
@@ -39,7 +40,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStore {
   const table = options.table ?? 'tessera_replay'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const db = openDatabase(options)
+  const db = openReplayDatabase(options)
   const sql = prepareStatements(db, table)
   const sweepEvery = options.sweepEvery ?? 256
   let claimsSinceSweep = 0
@@ -96,16 +97,10 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   }
 }
 
-function openDatabase(options: SqliteReplayStoreOptions): Database.Database {
-  const db = new Database(options.path)
+function openReplayDatabase(options: SqliteReplayStoreOptions): Database.Database {
   try {
-    // busy_timeout first: switching to WAL needs a lock another process may hold right now.
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`)
-    db.pragma('journal_mode = WAL')
-    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`)
-    return db
+    return openDatabase(options.path, options.busyTimeoutMs ?? 2000, options.synchronous ?? 'FULL')
   } catch (error) {
-    db.close()
     throw toStoreError('open', error)
   }
 }

@@ -107,3 +107,47 @@ export function memoryEventStore(options?: MemoryEventStoreOptions): EventStore 
     },
   }
 }
+
+/**
+ * For event stores that follow a stream by polling: a follower pauses until `pollMs` pass, or
+ * sooner when this process appends to or finishes the stream (`wake`), the signal aborts, or the
+ * store closes (`wakeAll`).
+ */
+export interface FollowerWakeups {
+  pause(streamId: string, signal: AbortSignal): Promise<void>
+  wake(streamId: string): void
+  wakeAll(): void
+}
+
+export function createFollowerWakeups(pollMs: number): FollowerWakeups {
+  const waiters = new Map<string, Set<() => void>>()
+  const wake = (streamId: string) => {
+    const set = waiters.get(streamId)
+    if (!set) return
+    waiters.delete(streamId)
+    for (const waiter of set) waiter()
+  }
+  return {
+    wake,
+    wakeAll() {
+      for (const streamId of [...waiters.keys()]) wake(streamId)
+    },
+    pause(streamId, signal) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          signal.removeEventListener('abort', done)
+          const set = waiters.get(streamId)
+          set?.delete(done)
+          if (set?.size === 0) waiters.delete(streamId)
+          resolve()
+        }
+        const timer = setTimeout(done, pollMs)
+        signal.addEventListener('abort', done, { once: true })
+        const set = waiters.get(streamId) ?? new Set()
+        waiters.set(streamId, set)
+        set.add(done)
+      })
+    },
+  }
+}
