@@ -9,6 +9,7 @@
  */
 import { request as httpRequest } from 'node:http'
 import type { AuthInfo, HeaderView, Logger } from '@tessera/core'
+import { EventReader } from './legacy-client.ts'
 
 export const VERSION = '2026-07-28'
 export const META = {
@@ -186,75 +187,35 @@ function dataOf(block: string): string | undefined {
   return lines.map((line) => line.slice(5).replace(/^ /, '')).join('\n')
 }
 
-/** Reads an SSE response incrementally: `next()` yields each message as it arrives. */
+/** Reads an SSE response incrementally: `next()` yields each JSON-RPC message as it arrives. */
 export class SseReader {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>
-  private readonly decoder = new TextDecoder()
-  private buffer = ''
-  private readonly queue: Json[] = []
-  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
-  /** Raw text seen so far, comments included. */
-  seen = ''
-  ended = false
+  private readonly events: EventReader
 
   constructor(response: Response) {
-    if (response.body === null) throw new Error('response has no body')
-    this.reader = response.body.getReader()
+    this.events = new EventReader(response)
+  }
+
+  /** Raw text seen so far, comments included. */
+  get seen(): string {
+    return this.events.seen
+  }
+
+  get ended(): boolean {
+    return this.events.ended
   }
 
   /** The next message, or undefined when the stream ended; rejects after `timeoutMs`. */
-  async next(timeoutMs = 2_000): Promise<Json | undefined> {
-    const deadline = Date.now() + timeoutMs
-    while (this.queue.length === 0 && !this.ended) {
-      const remaining = deadline - Date.now()
-      if (remaining <= 0) throw new Error(`no SSE message within ${timeoutMs} ms`)
-      // A read that outlives a timeout is kept for the next call, so no chunk is ever dropped.
-      this.pending ??= this.reader.read()
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), remaining)
-      })
-      const chunk = await Promise.race([this.pending, timeout])
-      clearTimeout(timer)
-      if (chunk === 'timeout') throw new Error(`no SSE message within ${timeoutMs} ms`)
-      this.pending = undefined
-      if (chunk.done) {
-        this.ended = true
-        this.drain(true)
-        break
-      }
-      const text = this.decoder.decode(chunk.value, { stream: true })
-      this.seen += text
-      this.buffer += text
-      this.drain(false)
-    }
-    return this.queue.shift()
+  next(timeoutMs = 2_000): Promise<Json | undefined> {
+    return this.events.nextMessage(timeoutMs)
   }
 
   /** True when no message arrives within `ms` (an ended stream is quiet too). */
-  async quietFor(ms: number): Promise<boolean> {
-    let message: Json | undefined
-    try {
-      message = await this.next(ms)
-    } catch {
-      return true
-    }
-    if (message === undefined) return true
-    this.queue.unshift(message)
-    return false
+  quietFor(ms: number): Promise<boolean> {
+    return this.events.quietFor(ms)
   }
 
-  async cancel(): Promise<void> {
-    await this.reader.cancel().catch(() => {})
-  }
-
-  private drain(final: boolean): void {
-    const blocks = this.buffer.split(/\r?\n\r?\n/)
-    this.buffer = final ? '' : (blocks.pop() ?? '')
-    for (const block of blocks) {
-      const data = dataOf(block)
-      if (data !== undefined) this.queue.push(JSON.parse(data) as Json)
-    }
+  cancel(): Promise<void> {
+    return this.events.cancel()
   }
 }
 
