@@ -9,12 +9,12 @@ import pg from 'pg'
 import {
   type AppendResult,
   type Deployment,
-  type DeploymentKind,
   type DeploymentLog,
   type NewDeployment,
   seedId,
   stamp,
 } from './deployment-log.ts'
+import { assertTableName, type DeploymentRow, toDeployment } from './deployment-rows.ts'
 
 export interface PostgresDeploymentLogOptions {
   connectionString: string
@@ -22,23 +22,8 @@ export interface PostgresDeploymentLogOptions {
   table?: string
 }
 
-interface Row {
-  id: string
-  seq: string | number
-  service: string
-  kind: DeploymentKind
-  version: string
-  at: string
-  by: string
-  previous_version: string | null
-  note: string | null
-}
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
-
 export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): DeploymentLog {
-  const table = options.table ?? 'ops_deployments'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const table = assertTableName(options.table ?? 'ops_deployments')
   const t = `"${table}"`
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -100,7 +85,9 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
 
   const head = async (client: pg.PoolClient, service: string): Promise<Deployment | undefined> => {
     const row = (
-      await client.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq DESC LIMIT 1`, [service])
+      await client.query<DeploymentRow>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq DESC LIMIT 1`, [
+        service,
+      ])
     ).rows[0]
     return row && toDeployment(row)
   }
@@ -116,7 +103,7 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
     async history(service) {
       await ensureTable()
       return (
-        await pool.query<Row>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq`, [service])
+        await pool.query<DeploymentRow>(`SELECT * FROM ${t} WHERE service = $1 ORDER BY seq`, [service])
       ).rows.map(toDeployment)
     },
     append: (entry: NewDeployment, expected): Promise<AppendResult> =>
@@ -131,19 +118,4 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
       await pool.end().catch(() => undefined)
     },
   }
-}
-
-function toDeployment(row: Row): Deployment {
-  const d: Deployment = {
-    id: row.id,
-    seq: Number(row.seq),
-    service: row.service,
-    kind: row.kind,
-    version: row.version,
-    at: row.at,
-    by: row.by,
-  }
-  if (row.previous_version !== null) d.previousVersion = row.previous_version
-  if (row.note !== null) d.note = row.note
-  return d
 }

@@ -9,13 +9,13 @@ import Database from 'better-sqlite3'
 import {
   type AppendResult,
   type Deployment,
-  type DeploymentKind,
   type DeploymentLog,
   type NewDeployment,
   type SeedEntry,
   seedId,
   stamp,
 } from './deployment-log.ts'
+import { assertTableName, type DeploymentRow, toDeployment } from './deployment-rows.ts'
 
 export interface SqliteDeploymentLogOptions {
   path: string
@@ -25,23 +25,8 @@ export interface SqliteDeploymentLogOptions {
   busyTimeoutMs?: number
 }
 
-interface Row {
-  id: string
-  seq: number
-  service: string
-  kind: DeploymentKind
-  version: string
-  at: string
-  by: string
-  previous_version: string | null
-  note: string | null
-}
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
-
 export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): DeploymentLog {
-  const table = options.table ?? 'ops_deployments'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const table = assertTableName(options.table ?? 'ops_deployments')
   const db = new Database(options.path)
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`)
   db.pragma('journal_mode = WAL')
@@ -77,34 +62,19 @@ export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): Deploy
   })
 
   const appendTx = db.transaction((entry: NewDeployment, expected: string | undefined): AppendResult => {
-    const head = sql.head.get(entry.service) as Row | undefined
+    const head = sql.head.get(entry.service) as DeploymentRow | undefined
     if (head?.id !== expected) return { ok: false, head: head && toDeployment(head) }
-    const deployment = stamp(entry, randomUUID(), (head?.seq ?? 0) + 1, new Date())
+    const deployment = stamp(entry, randomUUID(), Number(head?.seq ?? 0) + 1, new Date())
     insert(deployment)
     return { ok: true, deployment }
   })
 
   return {
     seed: async (service, entries) => seedTx.immediate(service, entries),
-    history: async (service) => (sql.history.all(service) as Row[]).map(toDeployment),
+    history: async (service) => (sql.history.all(service) as DeploymentRow[]).map(toDeployment),
     append: async (entry, expected) => appendTx.immediate(entry, expected),
     async close() {
       if (db.open) db.close()
     },
   }
-}
-
-function toDeployment(row: Row): Deployment {
-  const d: Deployment = {
-    id: row.id,
-    seq: row.seq,
-    service: row.service,
-    kind: row.kind,
-    version: row.version,
-    at: row.at,
-    by: row.by,
-  }
-  if (row.previous_version !== null) d.previousVersion = row.previous_version
-  if (row.note !== null) d.note = row.note
-  return d
 }
