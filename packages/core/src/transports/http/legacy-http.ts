@@ -14,8 +14,8 @@ import { newSession } from '../../server/legacy/initialize.ts'
 import { inflightKey } from '../../server/legacy/outbound.ts'
 import { principalKey } from '../../server/legacy/principal.ts'
 import { serveLegacy } from '../../server/legacy/serve-legacy.ts'
+import { sessionNotificationFor } from '../../server/legacy/session-notifications.ts'
 import type { LegacySession } from '../../server/legacy/session-store.ts'
-import type { ServerEvent } from '../../server/notification-bus.ts'
 import { toTesseraError } from '../../server/pipeline/reply.ts'
 import type { HandshakeRuntime } from '../../server/server-core.ts'
 import type { HttpInput } from './handle-request.ts'
@@ -188,9 +188,8 @@ async function standalone(c: LegacyContext, session: LegacySession): Promise<voi
       if (!c.writer.closed) stream.end()
       return
     }
-    void forward(c, session.id, event).then((method) => {
-      if (method)
-        send({ jsonrpc: '2.0', method, params: event.type === 'resources/updated' ? { uri: event.uri } : {} })
+    void sessionNotificationFor(core, c.runtime.sessions, session.id, event).then((message) => {
+      if (message) send(message)
     })
   })
   const stop = () => {
@@ -199,23 +198,4 @@ async function standalone(c: LegacyContext, session: LegacySession): Promise<voi
     void c.runtime.events.finish(streamId)
   }
   c.writer.onClose(stop)
-}
-
-/** The notification a session should get for a server event, if any (subscriptions re-read from the store). */
-async function forward(c: LegacyContext, sessionId: string, event: ServerEvent): Promise<string | undefined> {
-  const caps = c.server.core.capabilities()
-  switch (event.type) {
-    case 'tools/list_changed':
-      return caps.tools?.listChanged ? 'notifications/tools/list_changed' : undefined
-    case 'prompts/list_changed':
-      return caps.prompts?.listChanged ? 'notifications/prompts/list_changed' : undefined
-    case 'resources/list_changed':
-      return caps.resources?.listChanged ? 'notifications/resources/list_changed' : undefined
-    case 'resources/updated': {
-      const session = await c.runtime.sessions.get(sessionId)
-      return session?.subscriptions.includes(event.uri) ? 'notifications/resources/updated' : undefined
-    }
-    default:
-      return undefined
-  }
 }

@@ -11,6 +11,7 @@ import type { LegacyExchange } from '../../server/exchange.ts'
 import { newSession } from '../../server/legacy/initialize.ts'
 import { OutboundRequests } from '../../server/legacy/outbound.ts'
 import { serveLegacy } from '../../server/legacy/serve-legacy.ts'
+import { sessionNotificationFor } from '../../server/legacy/session-notifications.ts'
 import {
   type LegacySession,
   memorySessionStore,
@@ -97,23 +98,9 @@ export class StdioLegacy {
   private listen(): void {
     this.unsubscribe?.()
     this.unsubscribe = this.server.core.bus.subscribe((event) => {
-      const caps = this.server.core.capabilities()
-      if (event.type === 'tools/list_changed' && caps.tools?.listChanged)
-        this.push('notifications/tools/list_changed', {})
-      if (event.type === 'prompts/list_changed' && caps.prompts?.listChanged)
-        this.push('notifications/prompts/list_changed', {})
-      if (event.type === 'resources/list_changed' && caps.resources?.listChanged)
-        this.push('notifications/resources/list_changed', {})
-      if (event.type === 'resources/updated') {
-        const uri = event.uri
-        void this.sessions.get(STDIO_SESSION).then((session) => {
-          if (session?.subscriptions.includes(uri)) this.push('notifications/resources/updated', { uri })
-        })
-      }
+      void sessionNotificationFor(this.server.core, this.sessions, STDIO_SESSION, event).then((message) => {
+        if (message) this.write(message)
+      })
     })
-  }
-
-  private push(method: string, params: JsonObject): void {
-    this.write({ jsonrpc: '2.0', method, params })
   }
 }
