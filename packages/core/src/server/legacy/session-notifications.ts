@@ -1,0 +1,41 @@
+/**
+ * @module session-notifications
+ * What a handshake-era session is told about a server event: list changes the server advertises,
+ * and updates of resources the session subscribed to (read from the store, since any instance may
+ * have changed the subscriptions). HTTP writes it on the GET stream; stdio on stdout.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { ServerEvent } from '../notification-bus.ts'
+import type { ServerCore } from '../server-core.ts'
+import type { SessionStore } from './session-store.ts'
+
+export async function sessionNotificationFor(
+  core: ServerCore,
+  sessions: SessionStore,
+  sessionId: string,
+  event: ServerEvent,
+): Promise<JsonObject | undefined> {
+  const caps = core.capabilities()
+  switch (event.type) {
+    case 'tools/list_changed':
+      return caps.tools?.listChanged ? notification('notifications/tools/list_changed', {}) : undefined
+    case 'prompts/list_changed':
+      return caps.prompts?.listChanged ? notification('notifications/prompts/list_changed', {}) : undefined
+    case 'resources/list_changed':
+      return caps.resources?.listChanged
+        ? notification('notifications/resources/list_changed', {})
+        : undefined
+    case 'resources/updated': {
+      const session = await sessions.get(sessionId)
+      return session?.subscriptions.includes(event.uri)
+        ? notification('notifications/resources/updated', { uri: event.uri })
+        : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+function notification(method: string, params: JsonObject): JsonObject {
+  return { jsonrpc: '2.0', method, params }
+}
