@@ -6,8 +6,9 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer, elicitForm, type ReplayStore } from '@tessera/core'
+import { createServer, elicitForm } from '@tessera/core'
 import { listen } from '@tessera/core/http'
+import type { ReplayStore } from '@tessera/core/ports'
 import { z } from 'zod'
 
 async function storeFromEnv(): Promise<ReplayStore | undefined> {
@@ -40,7 +41,7 @@ const app = createServer({
   name: 'bench',
   version: '1.0.0',
   requestState: { keys: [{ id: 'bench', secret: 'bench-key-bench-key-bench-key-bench-key' }] },
-  replay: store ? { store } : undefined,
+  stores: { replay: store },
   logger: { debug() {}, info() {}, warn() {}, error() {} },
 })
 const ask = elicitForm({

@@ -2,9 +2,11 @@
  * @module dependency-rule.test
  * The dependency rule of ARCHITECTURE.md, checked on every import of every file (tests included
  * unless a rule says otherwise): `protocol` ← `schema` ← `security` ← `server` ← `transports`,
- * store packages see only `@tessera/core` and their own driver (their tests may add vitest and
- * the shared suites of test/contracts, never another package's sources), and core loads no
- * driver and spawns no process. Each rule reports every offending import with its file and line.
+ * the root leaves (`errors.ts`, `option-checks.ts`) importable from every layer and importing
+ * nothing, transports reaching the server through `server/door.ts` alone, no import cycle, store
+ * packages seeing only `@tessera/core` and their own driver (their tests may add vitest and the
+ * shared suites of test/contracts, never another package's sources), and core loading no driver
+ * and spawning no process. Each rule reports every offending import with its file and line.
  */
 import { readdirSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -37,6 +39,9 @@ function layerOf(coreRelative: string): string {
   return coreRelative.split('/')[0]!
 }
 
+/** Root files every layer may import; they import nothing of Tessera themselves. */
+const LEAVES = ['errors.ts', 'option-checks.ts']
+
 function coreRelative(path: string): string | undefined {
   const rel = relative(CORE_SRC, path)
   return rel.startsWith('..') ? undefined : rel.split(sep).join('/')
@@ -65,10 +70,45 @@ function layerViolations(from: string, allowed: readonly string[]): string[] {
     .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) === from)
     .filter((edge) => {
       if (isRelative(edge.specifier))
-        return edge.target === undefined || !allowed.includes(layerOf(edge.target))
+        return edge.target === undefined || ![...allowed, ...LEAVES].includes(layerOf(edge.target))
       return edge.specifier.startsWith('@tessera/')
     })
     .map(show)
+}
+
+/** Runtime imports between core source files (type-only imports are erased, tests are leaves). */
+function runtimeGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of coreFiles.filter((f) => !isTestFile(f))) {
+    const targets = importsOf(file)
+      .filter((ref) => !ref.typeOnly && isRelative(ref.specifier))
+      .map((ref) => repoPath(resolveRelative(file, ref.specifier)))
+    graph.set(repoPath(file), targets)
+  }
+  return graph
+}
+
+/** Every cycle of the graph, each reported once as `a → b → … → a`. */
+function cyclesOf(graph: Map<string, string[]>): string[] {
+  const found = new Set<string>()
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (node: string): void => {
+    state.set(node, 'open')
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') {
+        const cycle = stack.slice(stack.indexOf(next))
+        const start = cycle.indexOf([...cycle].sort()[0]!)
+        const canonical = [...cycle.slice(start), ...cycle.slice(0, start)]
+        found.add([...canonical, canonical[0]].join(' → '))
+      } else if (state.get(next) === undefined) visit(next)
+    }
+    stack.pop()
+    state.set(node, 'done')
+  }
+  for (const node of graph.keys()) if (state.get(node) === undefined) visit(node)
+  return [...found].sort()
 }
 
 /** Relative imports from files in `from` into any of `forbidden`. */
@@ -92,6 +132,7 @@ const STORE_DRIVERS: Readonly<Record<string, string>> = {
   'store-redis': 'ioredis',
   'store-postgres': 'pg',
 }
+const TRANSPORTS = ['@tessera/core/http', '@tessera/core/stdio']
 /** What a store's own tests may use besides the store's production imports. */
 const STORE_TEST_TOOLS = new Set(['vitest', 'fast-check'])
 /** Contract suites shared by every implementation of a port; tests may import them, code never. */
@@ -116,7 +157,8 @@ function storeViolations(tests: boolean): string[] {
         }
         const pkg = packageOf(specifier)
         const allowed =
-          pkg === '@tessera/core' ||
+          // A store never needs a transport; its tests may serve a real server through one.
+          (pkg === '@tessera/core' && (tests || !TRANSPORTS.includes(specifier))) ||
           pkg === driver ||
           isBuiltin(specifier) ||
           (tests && STORE_TEST_TOOLS.has(pkg))
@@ -126,14 +168,6 @@ function storeViolations(tests: boolean): string[] {
   }
   return out
 }
-
-/**
- * Store tests reach the shared ReplayStore contract suite through a relative path into core's
- * sources (`../../core/src/security/replay/store-contract.ts`), because the suite imports vitest
- * and is not exported; `@tessera/core/testing` is declared in core's package.json but its file
- * does not exist yet. Remove this list and the `.fails` below once the suite has a public subpath.
- */
-const KNOWN_STORE_TEST_VIOLATIONS: string[] = []
 
 describe('dependency rule', () => {
   it('findsTheCoreSourcesItChecks', () => {
@@ -157,14 +191,40 @@ describe('dependency rule', () => {
     expect(forbiddenLayers('server', ['transports'])).toEqual([])
   })
 
-  it('storePackagesImportOnlyCoreTheirDriverAndNodeBuiltins', () => {
-    expect(storeViolations(false)).toEqual([])
+  it('leavesImportNothingOfTessera', () => {
+    const found = coreEdges.filter((edge) => LEAVES.includes(edge.file.slice('packages/core/src/'.length)))
+    expect(
+      found.filter((edge) => isRelative(edge.specifier) || edge.specifier.startsWith('@tessera/')).map(show),
+    ).toEqual([])
   })
 
-  it('storeTestsAddNoViolationBeyondTheKnownOnes', () => {
-    const withoutLine = (violation: string) => violation.replace(/:\d+ imports /, ' imports ')
-    const found = storeViolations(true)
-    expect(found.filter((v) => !KNOWN_STORE_TEST_VIOLATIONS.includes(withoutLine(v)))).toEqual([])
+  // One door: what a transport may touch of the server is exactly what door.ts lists.
+  it('transportsReachTheServerThroughItsDoorOnly', () => {
+    const found = coreEdges
+      .filter((edge) => edge.file.startsWith('packages/core/src/transports/') && !isTestFile(edge.file))
+      .filter((edge) => edge.target?.startsWith('server/') && edge.target !== 'server/door.ts')
+      .map(show)
+    expect(found).toEqual([])
+  })
+
+  it('hasNoImportCycle', () => {
+    const graph = runtimeGraph()
+    expect(graph.size).toBeGreaterThan(50)
+    expect(cyclesOf(graph)).toEqual([])
+  })
+
+  it('findsACycleWhenThereIsOne', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ])
+    expect(cyclesOf(graph)).toEqual(['a → b → c → a'])
+  })
+
+  it('storePackagesImportOnlyCoreTheirDriverAndNodeBuiltins', () => {
+    expect(storeViolations(false)).toEqual([])
   })
 
   it('storeTestsImportOnlyCoreTheirDriverAndTestTools', () => {

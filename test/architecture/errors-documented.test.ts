@@ -1,17 +1,19 @@
 /**
  * @module errors-documented.test
  * The error contract: every code of `wireMappings` has one row in docs/reference/errors.md that
- * states the same JSON-RPC code and HTTP status, and the page documents no code that is gone.
+ * states the same JSON-RPC code, HTTP status and 2025-11-25 code, and the page documents no code
+ * that is gone.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { type TesseraErrorCode, wireMappings } from '@tessera/core'
+import { type TesseraErrorCode, type WireMapping, wireMappings } from '@tessera/core'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './import-scan.ts'
 
 interface Row {
   jsonrpc: string
   http: string
+  handshake: string
 }
 
 /** Table rows whose first cell is a backquoted TESSERA_ code: `| \`CODE\` | -32602 | 400 | … |`. */
@@ -22,7 +24,10 @@ function documentedRows(): Map<string, Row[]> {
     const cells = line.split('|').map((cell) => cell.trim())
     const code = /^`(TESSERA_[A-Z_]+)`$/.exec(cells[1] ?? '')?.[1]
     if (!line.trimStart().startsWith('|') || code === undefined) continue
-    rows.set(code, [...(rows.get(code) ?? []), { jsonrpc: cells[2] ?? '', http: cells[3] ?? '' }])
+    rows.set(code, [
+      ...(rows.get(code) ?? []),
+      { jsonrpc: cells[2] ?? '', http: cells[3] ?? '', handshake: cells[4] ?? '' },
+    ])
   }
   return rows
 }
@@ -32,9 +37,15 @@ const codes = Object.keys(wireMappings) as TesseraErrorCode[]
 describe('errors documented', () => {
   const rows = documentedRows()
 
-  it.each(codes)('%s has exactly one row with its JSON-RPC code and HTTP status', (code) => {
-    const mapping = wireMappings[code]
-    expect(rows.get(code)).toEqual([{ jsonrpc: String(mapping.jsonrpc), http: String(mapping.http) }])
+  it.each(codes)('%s has exactly one row with its three numbers', (code) => {
+    const mapping: WireMapping = wireMappings[code]
+    expect(rows.get(code)).toEqual([
+      {
+        jsonrpc: String(mapping.jsonrpc),
+        http: String(mapping.http),
+        handshake: String(mapping.handshake ?? mapping.jsonrpc),
+      },
+    ])
   })
 
   it('documentsNoCodeThatWireMappingsDoesNotHave', () => {

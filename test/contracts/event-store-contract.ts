@@ -1,13 +1,14 @@
 /**
  * @module event-store-contract
- * The behaviour every handshake-era EventStore must show (memory and Redis alike), as a vitest
- * suite a store's test file registers: ids that name their stream and round-trip exactly, replay
- * after an id of that stream only, live delivery until the end of the stream, a prompt answer to
- * an abort, undefined for what the store does not know, and bounded retention.
+ * The behaviour every handshake-era EventStore must show (memory, SQLite, Redis and PostgreSQL
+ * alike), as a vitest suite a store's test file registers: ids that follow core's one event-id
+ * rule (`parseEventId`) and round-trip exactly, replay after an id of that stream only, live
+ * delivery until the end of the stream, a prompt answer to an abort, undefined for every id that
+ * names no event, refusal of stream ids an event id cannot carry, and bounded retention.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import { type EventStore, MAX_STREAM_ID_LENGTH, parseEventId, type StoredEvent } from '@tessera/core/ports'
 import { afterEach, describe, expect, it } from 'vitest'
 
 export interface EventStoreOptions {
@@ -71,7 +72,7 @@ export function describeEventStore(
       await Promise.all(opened.splice(0).map((store) => store.close()))
     })
 
-    it('mints ids that name their stream and are unique', async () => {
+    it('mints ids that name their stream, by the one event-id rule, in increasing order', async () => {
       const store = await open()
       const a = sampleStreamId()
       const b = sampleStreamId()
@@ -83,11 +84,39 @@ export function describeEventStore(
         await store.append(b, msg(1)),
       ]
       expect(new Set(ids).size).toBe(ids.length)
-      expect(ids.map((id) => streamOf(id))).toEqual([a, a, b, a, b])
+      const parsed = ids.map((id) => parseEventId(id))
+      expect(parsed.map((p) => p?.streamId)).toEqual([a, a, b, a, b])
       for (const id of ids) {
-        expect(id.startsWith(`${streamOf(id)}/`)).toBe(true)
         // Visible ASCII without spaces: safe in an SSE `id:` line and a Last-Event-ID header.
         expect(id).toMatch(/^[\x21-\x7E]+$/)
+      }
+      const seqs = (stream: string) => parsed.filter((p) => p?.streamId === stream).map((p) => p!.seq)
+      for (const stream of [a, b]) {
+        const order = seqs(stream)
+        expect(order).toEqual([...order].sort((x, y) => x - y))
+      }
+    })
+
+    it('accepts a stream id of the longest length an event id can carry', async () => {
+      const store = await open()
+      const stream = `${sampleStreamId()}${'x'.repeat(MAX_STREAM_ID_LENGTH)}`.slice(0, MAX_STREAM_ID_LENGTH)
+      const priming = await store.append(stream, undefined)
+      const one = await store.append(stream, msg(1))
+      await store.finish(stream)
+      expect(parseEventId(one)?.streamId).toBe(stream)
+      expect(await collect(store, priming)).toEqual({ stream, events: [{ id: one, message: msg(1) }] })
+    })
+
+    it('refuses (rejecting, never throwing) a stream id an event id cannot carry', async () => {
+      const store = await open()
+      for (const bad of ['', 'a/b', '/', 'x'.repeat(MAX_STREAM_ID_LENGTH + 1)]) {
+        for (const call of [() => store.append(bad, msg(1)), () => store.finish(bad)]) {
+          let promise: Promise<unknown> | undefined
+          expect(() => {
+            promise = call()
+          }).not.toThrow()
+          await expect(promise, JSON.stringify(bad)).rejects.toThrow(TypeError)
+        }
       }
     })
 
@@ -180,19 +209,66 @@ export function describeEventStore(
       await within(collect(store, priming, controller.signal), 1_000, 'a replay with an aborted signal')
     })
 
-    it('answers undefined for an unknown stream or a malformed id', async () => {
+    it('answers undefined for an unknown stream', async () => {
       const store = await open()
       const unknown = `${sampleStreamId()}/1`
       expect(await within(collect(store, unknown), 1_000, 'unknown stream')).toEqual({
         stream: undefined,
         events: [],
       })
-      expect((await collect(store, 'no-slash-at-all')).stream).toBeUndefined()
-      expect((await collect(store, '/1')).stream).toBeUndefined()
+    })
+
+    it('answers undefined for every id that names no event, even on a known stream', async () => {
+      const store = await open()
+      const s = sampleStreamId()
+      await store.append(s, undefined)
+      await store.append(s, msg(1))
+      await store.finish(s)
+      const bad = [
+        'abc',
+        '',
+        `${s}/`,
+        `${s}/0`,
+        `${s}/01`,
+        `${s}/-1`,
+        `${s}/+1`,
+        `${s}/1.5`,
+        `${s}/1.0`,
+        `${s}/1e3`,
+        `${s}/0x1`,
+        `${s}/ 1`,
+        `${s}/1 `,
+        `${s}/not-an-id`,
+        `${s}/9007199254740993`,
+        `${s}/99999999999999999`,
+        `${s}/1/1`,
+        `${s}`,
+        '/1',
+        'a/b/1',
+        `${s}/${s}/1`,
+        `${'x'.repeat(300)}/1`,
+        `${'s'.repeat(MAX_STREAM_ID_LENGTH + 1)}/1`,
+      ]
+      for (const id of bad) {
+        expect(await within(collect(store, id), 1_000, `replay of ${JSON.stringify(id)}`), id).toEqual({
+          stream: undefined,
+          events: [],
+        })
+      }
+      // The same stream, with a well-formed id: known.
+      expect((await collect(store, `${s}/1`)).stream).toBe(s)
+    })
+
+    it('answers a finished stream at once after its last event, whatever the number', async () => {
+      const store = await open()
       const stream = sampleStreamId()
       await store.append(stream, undefined)
+      await store.append(stream, msg(1))
       await store.finish(stream)
-      expect((await collect(store, `${stream}/not-an-id`)).stream).toBeUndefined()
+      expect(await within(collect(store, `${stream}/7`), 1_000, 'replay past the end')).toEqual({
+        stream,
+        events: [],
+      })
     })
 
     it('keeps a bounded number of events per stream, always the newest', async () => {

@@ -1,12 +1,12 @@
 /**
- * @module store-contract
+ * @module replay-store-contract
  * The behaviour every ReplayStore must show, as a vitest suite a store's own test file
- * calls. Only tests import this module (it imports vitest); it is not exported from the
- * replay index. Leases are short and real waiting is kept to the few cases that need it.
+ * calls. Only tests import this module (it imports vitest); no package exports it. Leases
+ * are short and real waiting is kept to the few cases that need it.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ClaimResult, ReplayStore } from '@tessera/core/replay'
+import type { ClaimResult, ReplayStore } from '@tessera/core/ports'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 export interface ReplayStoreContractOptions {

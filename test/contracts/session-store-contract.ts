@@ -1,12 +1,12 @@
 /**
  * @module session-store-contract
- * The behaviour every handshake-era SessionStore must show (memory and Redis alike), as a vitest
- * suite a store's test file registers. `make` receives the options under test; real waiting is
- * kept to the idle-expiry cases, with short idle times.
+ * The behaviour every handshake-era SessionStore must show (memory, SQLite, Redis and PostgreSQL
+ * alike), as a vitest suite a store's test file registers. `make` receives the options under
+ * test; real waiting is kept to the idle-expiry cases, with short idle times.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { LegacySession, SessionStore } from '@tessera/core'
+import type { SessionRecord, SessionStore } from '@tessera/core/ports'
 import { afterEach, describe, expect, it } from 'vitest'
 
 export interface SessionStoreOptions {
@@ -16,7 +16,7 @@ export interface SessionStoreOptions {
 
 export type MakeSessionStore = (options: SessionStoreOptions) => SessionStore | Promise<SessionStore>
 
-export function sampleSession(overrides: Partial<LegacySession> = {}): LegacySession {
+export function sampleSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
   return {
     id: randomBytes(24).toString('base64url'),
     protocolVersion: '2025-11-25',

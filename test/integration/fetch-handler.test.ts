@@ -20,7 +20,7 @@ import {
   sleep,
   textOf,
   VERSION,
-} from './helpers/mcp-http.ts'
+} from '../helpers/mcp-http.ts'
 
 const URL_ = 'http://localhost/mcp'
 const seen = {

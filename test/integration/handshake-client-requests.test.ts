@@ -1,31 +1,32 @@
 /**
  * @module handshake-client-requests.test
  * Handlers written once, MRTR style, serving a 2025-11-25 client through real server-to-client
- * requests over HTTP: the await style (`ctx.elicit`) and the explicit style (`ctx.inputRequired`),
+ * requests over HTTP: one ask, several asked at once (`ctx.askAll`), a form typed by a zod schema,
  * sequential asks, URL elicitation, sampling and roots, a JSON-RPC error reply read as a cancel,
  * the request timeout, `notifications/cancelled`, and the bound on rounds.
  */
-import { createServer, elicitForm, type McpServer } from '@tessera/core'
+import { createMessage, createServer, elicitForm, elicitUrl, listRoots, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import {
   acceptWith,
   EventReader,
   errorOf,
   gate,
+  HandshakeClient,
   type Json,
-  LegacyClient,
   readAnswer,
   resultOf,
   sleep,
   textOf,
-} from './helpers/legacy-client.ts'
-import { capturingLogger } from './helpers/mcp-http.ts'
+} from '../helpers/handshake-client.ts'
+import { capturingLogger } from '../helpers/mcp-http.ts'
 
-const nameForm = {
+const nameForm = elicitForm({
   message: 'Your name?',
-  requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' } }, required: ['name'] },
-}
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+})
 
 /** What the tools observed, for assertions about what ran. */
 const seen = {
@@ -37,28 +38,31 @@ const seen = {
 
 function addTools(app: McpServer): McpServer {
   app.tool('await-style', { description: 'Asks with await' }, async (_args, ctx) => {
-    const answer = await ctx.elicit(nameForm)
+    const answer = await ctx.ask('name', nameForm)
     return answer.action === 'accept' ? `hello ${answer.content.name}` : `refused: ${answer.action}`
   })
-  app.tool('explicit-style', { description: 'Asks explicitly' }, (_args, ctx) => {
-    const question = elicitForm(nameForm)
-    const answer = ctx.answer('name', question)
-    if (answer === undefined) return ctx.inputRequired({ name: question }, { state: { asked: true } })
-    const state = ctx.state as { asked?: boolean } | undefined
+  app.tool('typed-form', { description: 'Asks with a zod form' }, async (_args, ctx) => {
+    const answer = await ctx.ask(
+      'name',
+      elicitForm({ message: 'Your name?', schema: z.object({ name: z.string(), age: z.coerce.number() }) }),
+    )
     return answer.action === 'accept'
-      ? `hi ${answer.content.name} (state ${state?.asked})`
+      ? `hi ${answer.content.name}, ${answer.content.age + 1} next year`
       : `refused: ${answer.action}`
   })
   app.tool('two-step', { description: 'Two sequential asks' }, async (_args, ctx) => {
-    const colour = await ctx.elicit({
-      message: 'Colour?',
-      requestedSchema: { type: 'object', properties: { colour: { type: 'string' } }, required: ['colour'] },
-    })
+    const colour = await ctx.ask(
+      'colour',
+      elicitForm({ message: 'Colour?', schema: z.object({ colour: z.string() }) }),
+    )
     if (colour.action !== 'accept') return 'no colour'
-    const size = await ctx.elicit({
-      message: `Size of the ${colour.content.colour} one?`,
-      requestedSchema: { type: 'object', properties: { size: { type: 'number' } }, required: ['size'] },
-    })
+    const size = await ctx.ask(
+      'size',
+      elicitForm({
+        message: `Size of the ${colour.content.colour} one?`,
+        schema: z.object({ size: z.number() }),
+      }),
+    )
     if (size.action !== 'accept') return 'no size'
     return {
       content: [{ type: 'text', text: 'ordered' }],
@@ -66,19 +70,22 @@ function addTools(app: McpServer): McpServer {
     }
   })
   app.tool('url-style', { description: 'URL elicitation' }, async (_args, ctx) => {
-    const answer = await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://auth.example/start' })
+    const answer = await ctx.ask(
+      'sign-in',
+      elicitUrl({ message: 'Sign in', url: 'https://auth.example/start' }),
+    )
     return `url: ${answer.action}`
   })
   app.tool('sample-and-roots', { description: 'Sampling and roots' }, async (_args, ctx) => {
-    const roots = await ctx.roots()
-    const sampled = await ctx.sample({
-      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
-      maxTokens: 10,
-    })
+    const roots = await ctx.ask('roots', listRoots())
+    const sampled = await ctx.ask(
+      'greeting',
+      createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }),
+    )
     return `${roots.roots.map((r) => r.uri).join(',')} / ${sampled.model}`
   })
   app.tool('roots-only', { description: 'Asks for roots' }, async (_args, ctx) => {
-    const roots = await ctx.roots()
+    const roots = await ctx.ask('roots', listRoots())
     return `roots: ${roots.roots.length}`
   })
   app.tool('wait-abort', { description: 'Waits for its signal' }, async (_args, ctx) => {
@@ -94,7 +101,10 @@ function addTools(app: McpServer): McpServer {
   app.tool('forever', { description: 'Asks forever' }, async (_args, ctx) => {
     seen.forever++
     for (let i = 0; ; i++) {
-      await ctx.elicit({ message: `Question ${i}?`, requestedSchema: { type: 'object', properties: {} } })
+      await ctx.ask(
+        `question-${i}`,
+        elicitForm({ message: `Question ${i}?`, requestedSchema: { type: 'object', properties: {} } }),
+      )
     }
   })
   return app
@@ -126,7 +136,7 @@ afterAll(async () => {
 
 describe('MRTR handlers through real elicitation/create requests', () => {
   it('runs an await-style tool: one elicitation/create on the POST stream, then the result', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool('await-style', {}, { onRequest: acceptWith({ name: 'Ada' }) })
     expect(reply.status).toBe(200)
     expect(reply.contentType).toMatch(/^text\/event-stream/)
@@ -136,7 +146,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(request).toMatchObject({
       jsonrpc: '2.0',
       method: 'elicitation/create',
-      params: { mode: 'form', ...nameForm },
+      params: nameForm.params,
     })
     expect(['string', 'number']).toContain(typeof request.id)
     // Every event of the POST stream has an id of this session; the first one is the empty priming event.
@@ -145,15 +155,19 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(resultOf(reply)).not.toHaveProperty('resultType')
   })
 
-  it('runs an explicit-style tool, with its handler state kept across the round', async () => {
-    const client = await LegacyClient.connect(main.url)
-    const reply = await client.callTool('explicit-style', {}, { onRequest: acceptWith({ name: 'Grace' }) })
-    expect(textOf(resultOf(reply))).toBe('hi Grace (state true)')
+  it('typesTheContentOfAFormBuiltFromAZodSchema', async () => {
+    const client = await HandshakeClient.connect(main.url)
+    const reply = await client.callTool(
+      'typed-form',
+      {},
+      { onRequest: acceptWith({ name: 'Grace', age: '41' }) },
+    )
+    expect(textOf(resultOf(reply))).toBe('hi Grace, 42 next year')
     expect(reply.requests.map((r) => r.method)).toEqual(['elicitation/create'])
   })
 
   it('acknowledges the POSTed answer with 202', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const response = await client.open(
       'tools/call',
       { name: 'await-style', arguments: {} },
@@ -175,7 +189,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
   })
 
   it('runs a two-step tool: two sequential requests, the second built from the first answer', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'two-step',
       {},
@@ -193,7 +207,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
   })
 
   it('passes a decline to the handler', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'two-step',
       {},
@@ -208,7 +222,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
   })
 
   it('mints an elicitationId for a URL elicitation', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'url-style',
       {},
@@ -221,15 +235,15 @@ describe('MRTR handlers through real elicitation/create requests', () => {
   })
 
   it('sends roots/list and sampling/createMessage as real requests too', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool('sample-and-roots', {}, { onRequest: acceptWith({}) })
     expect(textOf(resultOf(reply))).toBe('file:///workspace / test-model')
     expect(reply.requests.map((r) => r.method)).toEqual(['roots/list', 'sampling/createMessage'])
   })
 
   it('refuses to ask a client that did not declare elicitation', async () => {
-    const client = await LegacyClient.connect(main.url, {})
-    const bare = new LegacyClient(main.url, { capabilities: {} })
+    const client = await HandshakeClient.connect(main.url, {})
+    const bare = new HandshakeClient(main.url, { capabilities: {} })
     await bare.initialize()
     const reply = await bare.callTool('await-style')
     expect(reply.requests).toEqual([])
@@ -238,7 +252,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
   })
 
   it('reads a JSON-RPC error reply to an elicitation as a cancel', async () => {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'await-style',
       {},
@@ -252,7 +266,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
 
 describe('bounds: timeout, cancellation, rounds', () => {
   it('ends a call whose roots/list is never answered with an error after requestTimeoutMs', async () => {
-    const client = await LegacyClient.connect(strict.url)
+    const client = await HandshakeClient.connect(strict.url)
     const t0 = performance.now()
     const reply = await client.callTool('roots-only', {}, { onRequest: () => 'ignore' })
     const elapsed = performance.now() - t0
@@ -263,7 +277,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
   })
 
   it('ends a call whose elicitation is never answered after requestTimeoutMs instead of hanging', async () => {
-    const client = await LegacyClient.connect(strict.url)
+    const client = await HandshakeClient.connect(strict.url)
     const t0 = performance.now()
     const reply = await client.callTool('await-style', {}, { onRequest: () => 'ignore' })
     expect(performance.now() - t0).toBeLessThan(2_000)
@@ -271,7 +285,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
   })
 
   it('ends a call whose elicitation is never answered with an error, not a user cancel', async () => {
-    const client = await LegacyClient.connect(strict.url)
+    const client = await HandshakeClient.connect(strict.url)
     const reply = await client.callTool('await-style', {}, { onRequest: () => 'ignore' })
     const isError =
       reply.body?.error !== undefined || (reply.body?.result as Json | undefined)?.isError === true
@@ -282,7 +296,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     seen.started = gate()
     seen.abortedGate = gate()
     const before = seen.aborted
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const pending = client.open('tools/call', { name: 'wait-abort', arguments: {} }, { id: 'to-cancel' })
     await seen.started.promise
     const ack = await client.notify('notifications/cancelled', {
@@ -301,8 +315,8 @@ describe('bounds: timeout, cancellation, rounds', () => {
   it('ignores notifications/cancelled for another id or another session', async () => {
     seen.started = gate()
     seen.abortedGate = gate()
-    const client = await LegacyClient.connect(main.url)
-    const other = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
+    const other = await HandshakeClient.connect(main.url)
     const pending = client.open('tools/call', { name: 'wait-abort', arguments: {} }, { id: 'keep-running' })
     await seen.started.promise
     await client.notify('notifications/cancelled', { requestId: 'something-else' })
@@ -320,7 +334,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
   it('does not cancel request 7 on notifications/cancelled for requestId "7"', async () => {
     seen.started = gate()
     seen.abortedGate = gate()
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const pending = client.open('tools/call', { name: 'wait-abort', arguments: {} }, { id: 7 })
     await seen.started.promise
     await client.notify('notifications/cancelled', { requestId: '7' })
@@ -335,7 +349,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
 
   /** Starts `await-style`, waits for its elicitation/create, then cancels the call. */
   async function cancelDuringAsk(id: string) {
-    const client = await LegacyClient.connect(main.url)
+    const client = await HandshakeClient.connect(main.url)
     const reader = new EventReader(
       await client.open('tools/call', { name: 'await-style', arguments: {} }, { id }),
     )
@@ -383,7 +397,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
   })
 
   it('refuses a tool that asks forever after maxRounds (3) rounds', async () => {
-    const client = await LegacyClient.connect(strict.url)
+    const client = await HandshakeClient.connect(strict.url)
     const reply = await client.callTool(
       'forever',
       {},

@@ -5,11 +5,12 @@
  * `elicitation/create` requests on the POST stream). Answered the same way, both see the same
  * questions in the same order and get identical tool results.
  */
-import { createServer, elicitForm, type McpServer } from '@tessera/core'
+import { createServer, elicitForm, listRoots, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Json, LegacyClient, resultOf } from './helpers/legacy-client.ts'
-import { capturingLogger, McpHttpClient } from './helpers/mcp-http.ts'
+import { z } from 'zod'
+import { HandshakeClient, type Json, resultOf } from '../helpers/handshake-client.ts'
+import { capturingLogger, McpHttpClient } from '../helpers/mcp-http.ts'
 
 /** How the user answers a question, whichever era carries it. */
 type Answerer = (request: { method: string; params: Json }) => Json
@@ -23,16 +24,19 @@ const schema = (name: string, type = 'string') => ({
 function build(): McpServer {
   const app = createServer({ name: 'it-equivalence', version: '1.0.0', logger: capturingLogger() })
   app.tool('order', { description: 'Two sequential asks, structured result' }, async ({ item }, ctx) => {
-    const size = await ctx.elicit({
-      message: `Size of ${String(item)}?`,
-      requestedSchema: schema('size', 'number'),
-    })
+    const size = await ctx.ask(
+      'size',
+      elicitForm({ message: `Size of ${String(item)}?`, requestedSchema: schema('size', 'number') }),
+    )
     if (size.action !== 'accept')
       return { content: [{ type: 'text', text: `no order (${size.action})` }], isError: true }
-    const confirm = await ctx.elicit({
-      message: `Order ${String(item)} of size ${size.content.size}?`,
-      requestedSchema: schema('ok', 'boolean'),
-    })
+    const confirm = await ctx.ask(
+      'confirm',
+      elicitForm({
+        message: `Order ${String(item)} of size ${size.content.size}?`,
+        requestedSchema: schema('ok', 'boolean'),
+      }),
+    )
     if (confirm.action !== 'accept' || confirm.content.ok !== true) return `not confirmed (${confirm.action})`
     return {
       content: [{ type: 'text', text: `ordered ${String(item)} x${size.content.size}` }],
@@ -47,7 +51,7 @@ function build(): McpServer {
         first: elicitForm({ message: 'First name?', requestedSchema: schema('first') }),
         last: elicitForm({ message: 'Last name?', requestedSchema: schema('last') }),
       })
-      const roots = await ctx.roots()
+      const roots = await ctx.ask('roots', listRoots())
       const name = [answers.first, answers.last].map((a) =>
         a.action === 'accept' ? String(Object.values(a.content)[0]) : '?',
       )
@@ -57,19 +61,23 @@ function build(): McpServer {
       }
     },
   )
-  app.tool('explicit', { description: 'Explicit style with handler state' }, ({ n }, ctx) => {
-    const question = elicitForm({ message: 'Multiplier?', requestedSchema: schema('m', 'number') })
-    const answer = ctx.answer('mult', question)
-    if (answer === undefined)
-      return ctx.inputRequired({ mult: question }, { state: { base: Number(n) * 10 } })
-    const base = (ctx.state as { base: number }).base
-    return answer.action === 'accept'
-      ? {
-          content: [{ type: 'text', text: 'product' }],
-          structuredContent: { product: base * Number(answer.content.m) },
-        }
-      : `refused (${answer.action})`
-  })
+  app.tool(
+    'multiply',
+    { description: 'A form typed by its zod schema', input: z.object({ n: z.number() }) },
+    async ({ n }, ctx) => {
+      const base = n * 10
+      const answer = await ctx.ask(
+        'mult',
+        elicitForm({ message: 'Multiplier?', schema: z.object({ m: z.number() }) }),
+      )
+      return answer.action === 'accept'
+        ? {
+            content: [{ type: 'text', text: 'product' }],
+            structuredContent: { product: base * answer.content.m },
+          }
+        : `refused (${answer.action})`
+    },
+  )
   return app
 }
 
@@ -111,8 +119,8 @@ async function viaModern(name: string, args: Json, answer: Answerer): Promise<Ou
 }
 
 /** 2025-11-25: one tools/call; the server's requests are answered on the way. */
-async function viaLegacy(name: string, args: Json, answer: Answerer): Promise<Outcome> {
-  const client = await LegacyClient.connect(running.url)
+async function viaHandshake(name: string, args: Json, answer: Answerer): Promise<Outcome> {
+  const client = await HandshakeClient.connect(running.url)
   const asked: Outcome['asked'] = []
   const reply = await client.callTool(name, args, {
     onRequest: (request) => {
@@ -131,7 +139,7 @@ const comparable = (result: Json) => ({
   isError: result.isError,
 })
 
-/** Questions of one round come in key order on modern, request order on legacy: compare as multisets per method. */
+/** Questions of one round come in key order on 2026-07-28, request order in a session: compare as multisets. */
 const questions = (asked: Outcome['asked']) => asked.map((q) => JSON.stringify(q)).sort()
 
 const accept = (content: Json) => ({ action: 'accept', content })
@@ -169,14 +177,14 @@ const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answere
     },
   },
   {
-    name: 'explicit style with handler state',
-    tool: 'explicit',
+    name: 'a form typed by its zod schema',
+    tool: 'multiply',
     args: { n: 4 },
     answer: () => accept({ m: 3 }),
   },
   {
-    name: 'explicit style declined',
-    tool: 'explicit',
+    name: 'a typed form declined',
+    tool: 'multiply',
     args: { n: 4 },
     answer: () => ({ action: 'decline' }),
   },
@@ -185,21 +193,21 @@ const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answere
 describe('the same tool on both eras', () => {
   it.each(scenarios)('gives identical results: $name', async ({ tool, args, answer }) => {
     const modern = await viaModern(tool, args, answer)
-    const legacy = await viaLegacy(tool, args, answer)
+    const handshake = await viaHandshake(tool, args, answer)
     expect(modern.result.resultType).toBe('complete')
-    expect(legacy.result).not.toHaveProperty('resultType')
-    expect(comparable(legacy.result)).toEqual(comparable(modern.result))
-    expect(questions(legacy.asked)).toEqual(questions(modern.asked))
+    expect(handshake.result).not.toHaveProperty('resultType')
+    expect(comparable(handshake.result)).toEqual(comparable(modern.result))
+    expect(questions(handshake.asked)).toEqual(questions(modern.asked))
     expect(modern.asked.length).toBeGreaterThan(0)
   })
 
   it('asks the very same questions, in the same order across rounds', async () => {
     const answer = scenarios[0]!.answer
     const modern = await viaModern('order', { item: 'tea' }, answer)
-    const legacy = await viaLegacy('order', { item: 'tea' }, answer)
-    expect(legacy.asked).toEqual(modern.asked)
-    expect(legacy.asked.map((q) => q.params.message)).toEqual(['Size of tea?', 'Order tea of size 2?'])
-    expect(comparable(legacy.result)).toEqual({
+    const handshake = await viaHandshake('order', { item: 'tea' }, answer)
+    expect(handshake.asked).toEqual(modern.asked)
+    expect(handshake.asked.map((q) => q.params.message)).toEqual(['Size of tea?', 'Order tea of size 2?'])
+    expect(comparable(handshake.result)).toEqual({
       content: [{ type: 'text', text: 'ordered tea x2' }],
       structuredContent: { item: 'tea', size: 2, confirmed: true },
       isError: undefined,

@@ -3,30 +3,36 @@
  * The 2025-11-25 handshake era over a real node:http server (port 0) on the same endpoint as
  * 2026-07-28: version negotiation at initialize, the session id (shape, 400 without, 404 unknown,
  * ended by DELETE, bound to its principal), ping, logging/setLevel, resources/subscribe and list
- * changes on the GET stream, legacy result shapes and error codes, and modern requests that
+ * changes on the GET stream, 2025-11-25 result shapes and error codes, and modern requests that
  * carry a stale session id but are still served statelessly.
  */
-import { createServer, type McpServer, memorySessionStore, type SessionStore } from '@tessera/core'
+import { createServer, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
+import { memorySessionStore, type SessionStore } from '@tessera/core/ports'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   EventReader,
   errorOf,
+  HANDSHAKE_VERSION,
+  HandshakeClient,
   type Json,
-  LEGACY_VERSION,
-  LegacyClient,
   resultOf,
   sleep,
   textOf,
-} from './helpers/legacy-client.ts'
-import { bearer, bearerJsonAuth, capturingLogger, McpHttpClient, VERSION } from './helpers/mcp-http.ts'
+} from '../helpers/handshake-client.ts'
+import { bearer, bearerJsonAuth, capturingLogger, McpHttpClient, VERSION } from '../helpers/mcp-http.ts'
 
 const ALICE = { issuer: 'https://idp.example', subject: 'alice', clientId: 'app' }
 const MALLORY = { issuer: 'https://idp.example', subject: 'mallory', clientId: 'app' }
 
 function build(): McpServer {
-  const app = createServer({ name: 'it-legacy', version: '2.0.0', logging: true, logger: capturingLogger() })
+  const app = createServer({
+    name: 'it-handshake',
+    version: '2.0.0',
+    logging: true,
+    logger: capturingLogger(),
+  })
   app.tool(
     'echo',
     { description: 'Echo text', input: z.object({ text: z.string() }) },
@@ -68,17 +74,17 @@ afterAll(async () => {
   await running?.close()
 })
 
-const connect = (headers?: Record<string, string>) => LegacyClient.connect(url, { headers })
+const connect = (headers?: Record<string, string>) => HandshakeClient.connect(url, { headers })
 
 describe('initialize', () => {
   it('echoes 2025-11-25 and opens a session', async () => {
-    const client = new LegacyClient(url)
+    const client = new HandshakeClient(url)
     const reply = await client.initialize()
     expect(reply.status).toBe(200)
     expect(reply.contentType).toMatch(/^application\/json/)
     const result = resultOf(reply)
-    expect(result.protocolVersion).toBe(LEGACY_VERSION)
-    expect(result.serverInfo).toMatchObject({ name: 'it-legacy', version: '2.0.0' })
+    expect(result.protocolVersion).toBe(HANDSHAKE_VERSION)
+    expect(result.serverInfo).toMatchObject({ name: 'it-handshake', version: '2.0.0' })
     expect(result.capabilities).toMatchObject({
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -91,33 +97,36 @@ describe('initialize', () => {
     expect(resultOf(await client.request('tools/list')).tools).toBeInstanceOf(Array)
   })
 
-  it.each(['2025-06-18', '2025-03-26'])('echoes the older legacy version %s it supports', async (version) => {
-    const client = new LegacyClient(url)
-    expect(resultOf(await client.initialize({ protocolVersion: version })).protocolVersion).toBe(version)
-  })
+  it.each(['2025-06-18', '2025-03-26'])(
+    'echoes the older 2025-era version %s it supports',
+    async (version) => {
+      const client = new HandshakeClient(url)
+      expect(resultOf(await client.initialize({ protocolVersion: version })).protocolVersion).toBe(version)
+    },
+  )
 
   it.each(['1999-01-01', 'not-a-version', '2026-07-28'])(
     'answers %s with 2025-11-25, never 2026-07-28',
     async (version) => {
-      const client = new LegacyClient(url)
+      const client = new HandshakeClient(url)
       const reply = await client.initialize({ protocolVersion: version })
       expect(reply.status).toBe(200)
-      expect(resultOf(reply).protocolVersion).toBe(LEGACY_VERSION)
+      expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
       expect(client.sessionId).toBeDefined()
     },
   )
 
   it('never offers 2026-07-28, even when the header asks for it', async () => {
-    const client = new LegacyClient(url)
+    const client = new HandshakeClient(url)
     const reply = await client.initialize(
       { protocolVersion: '2026-07-28' },
       { 'mcp-protocol-version': '2026-07-28' },
     )
-    expect(resultOf(reply).protocolVersion).toBe(LEGACY_VERSION)
+    expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
   })
 
   it('refuses an initialize without protocolVersion or capabilities with -32602 and no session', async () => {
-    const client = new LegacyClient(url)
+    const client = new HandshakeClient(url)
     const reply = await client.initialize({ protocolVersion: undefined, capabilities: undefined })
     expect(errorOf(reply).code).toBe(-32602)
     expect(reply.headers.get('mcp-session-id')).toBeNull()
@@ -126,7 +135,7 @@ describe('initialize', () => {
   it('mints visible-ASCII session ids of at least 128 bits, never twice', async () => {
     const ids = new Set<string>()
     for (let i = 0; i < 20; i++) {
-      const client = new LegacyClient(url)
+      const client = new HandshakeClient(url)
       await client.initialize()
       const id = client.sessionId!
       expect(id).toMatch(/^[\x21-\x7E]+$/)
@@ -142,7 +151,7 @@ describe('initialize', () => {
     const client = await connect()
     const old = client.sessionId!
     const reply = await client.initialize()
-    expect(resultOf(reply).protocolVersion).toBe(LEGACY_VERSION)
+    expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
     expect(client.sessionId).not.toBe(old)
     expect(resultOf(await client.at(url).request('ping'))).toStrictEqual({})
     const back = client.at(url)
@@ -153,9 +162,9 @@ describe('initialize', () => {
 
 describe('sessions', () => {
   it('answers an unknown session id with 404 on POST, GET and DELETE', async () => {
-    const client = new LegacyClient(url)
+    const client = new HandshakeClient(url)
     client.sessionId = 'no-such-session-aaaaaaaaaaaaaaaaaaaaaaaaaaaa'
-    client.protocolVersion = LEGACY_VERSION
+    client.protocolVersion = HANDSHAKE_VERSION
     const reply = await client.request('tools/list')
     expect(reply.status).toBe(404)
     expect(errorOf(reply).code).toBe(-32600)
@@ -235,7 +244,7 @@ describe('methods of the session', () => {
   })
 
   it('answers ping even before notifications/initialized', async () => {
-    const client = new LegacyClient(url)
+    const client = new HandshakeClient(url)
     await client.initialize()
     expect(resultOf(await client.request('ping'))).toStrictEqual({})
   })
@@ -380,9 +389,9 @@ describe('methods of the session', () => {
 
 describe('modern requests on the same endpoint', () => {
   it('serves a modern request carrying a stale Mcp-Session-Id statelessly, with no session header', async () => {
-    const legacy = await connect()
-    const stale = legacy.sessionId!
-    expect((await legacy.delete()).status).toBe(200)
+    const handshake = await connect()
+    const stale = handshake.sessionId!
+    expect((await handshake.delete()).status).toBe(200)
     const modern = new McpHttpClient(url)
     for (const session of [stale, 'never-existed']) {
       const reply = await modern.callTool(
@@ -399,9 +408,13 @@ describe('modern requests on the same endpoint', () => {
   })
 
   it('serves a modern request carrying a live session id statelessly too, and leaves the session alone', async () => {
-    const legacy = await connect()
+    const handshake = await connect()
     const modern = new McpHttpClient(url)
-    const reply = await modern.request('tools/list', {}, { headers: { 'mcp-session-id': legacy.sessionId! } })
+    const reply = await modern.request(
+      'tools/list',
+      {},
+      { headers: { 'mcp-session-id': handshake.sessionId! } },
+    )
     expect(reply.status).toBe(200)
     expect(reply.headers.get('mcp-session-id')).toBeNull()
     expect((reply.body?.result as Json | undefined)?.resultType).toBe('complete')
@@ -409,11 +422,11 @@ describe('modern requests on the same endpoint', () => {
     const discover = await modern.request(
       'server/discover',
       {},
-      { headers: { 'mcp-session-id': legacy.sessionId! } },
+      { headers: { 'mcp-session-id': handshake.sessionId! } },
     )
     expect(discover.headers.get('mcp-session-id')).toBeNull()
     expect((discover.body?.result as Json | undefined)?.supportedVersions).toContain(VERSION)
-    expect(resultOf(await legacy.request('ping'))).toStrictEqual({})
+    expect(resultOf(await handshake.request('ping'))).toStrictEqual({})
   })
 
   it('never mints a session for a modern request', async () => {
@@ -447,13 +460,13 @@ describe('session state under concurrent requests', () => {
       version: '1.0.0',
       logging: true,
       logger: capturingLogger(),
-      handshake: { sessions: slowStore(inner) },
+      stores: { sessions: slowStore(inner) },
     })
     slow.resource('config://a', { name: 'a' }, (uri) => ({ contents: [{ uri, text: 'a' }] }))
     slow.resource('config://b', { name: 'b' }, (uri) => ({ contents: [{ uri, text: 'b' }] }))
     const server = await listen(slow, { port: 0 })
     try {
-      const client = await LegacyClient.connect(server.url)
+      const client = await HandshakeClient.connect(server.url)
       await Promise.all([
         client.request('resources/subscribe', { uri: 'config://a' }),
         client.request('resources/subscribe', { uri: 'config://b' }),

@@ -6,21 +6,22 @@
  * fact. A client-side disconnect is not a cancellation. A Last-Event-ID of another session is
  * never replayed.
  */
-import { createServer, type McpServer, streamOf } from '@tessera/core'
+import { createServer, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
+import { parseEventId } from '@tessera/core/ports'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   EventReader,
   gate,
+  HandshakeClient,
   type Json,
-  LegacyClient,
   readAnswer,
   resultOf,
   type SseEvent,
   sleep,
   textOf,
-} from './helpers/legacy-client.ts'
-import { capturingLogger } from './helpers/mcp-http.ts'
+} from '../helpers/handshake-client.ts'
+import { capturingLogger } from '../helpers/mcp-http.ts'
 
 let release = gate()
 const state = { aborted: false }
@@ -90,7 +91,7 @@ async function drain(reader: EventReader): Promise<SseEvent[]> {
 describe('resuming a stream the server closed', () => {
   it('delivers the remaining events and the result, live, after GET + Last-Event-ID', async () => {
     release = gate()
-    const client = await LegacyClient.connect(running.url)
+    const client = await HandshakeClient.connect(running.url)
     const response = await client.open(
       'tools/call',
       { name: 'detach', arguments: {}, _meta: { progressToken: 'p' } },
@@ -104,7 +105,7 @@ describe('resuming a stream the server closed', () => {
     expect(first[0]!.retry).toBeGreaterThan(0)
     expect(progressOf(first[1]!)).toBe(1)
     const lastEventId = first[1]!.id!
-    const stream = streamOf(lastEventId)!
+    const stream = parseEventId(lastEventId)!.streamId
     expect(stream.startsWith(`${client.sessionId}.`)).toBe(true)
 
     const resumed = await client.get(lastEventId)
@@ -123,11 +124,11 @@ describe('resuming a stream the server closed', () => {
     // Every event id is unique and belongs to the stream that broke.
     const ids = [...first, ...rest].map((e) => e.id)
     expect(new Set(ids).size).toBe(ids.length)
-    for (const id of ids) expect(streamOf(id!)).toBe(stream)
+    for (const id of ids) expect(parseEventId(id!)?.streamId).toBe(stream)
   })
 
   it('replays everything after the given id once the call has finished, then ends', async () => {
-    const client = await LegacyClient.connect(running.url)
+    const client = await HandshakeClient.connect(running.url)
     const live = await client.callTool('detach-quick', {}, { meta: { progressToken: 'q' }, id: 'q1' })
     expect(live.body).toBeUndefined()
     expect(live.events.map(progressOf)).toEqual([undefined, 1])
@@ -145,7 +146,7 @@ describe('resuming a stream the server closed', () => {
   })
 
   it('treats a client-side disconnect as no cancellation: the call goes on and is resumable', async () => {
-    const client = await LegacyClient.connect(running.url)
+    const client = await HandshakeClient.connect(running.url)
     const controller = new AbortController()
     const response = await client.open(
       'tools/call',
@@ -162,14 +163,14 @@ describe('resuming a stream the server closed', () => {
     expect(rest.events.map(progressOf)).toEqual([2, 3, 4, 5, undefined])
     expect(textOf(resultOf(rest))).toBe('slow done')
     expect(state.aborted).toBe(false)
-    expect(streamOf(rest.events[0]!.id!)).toBe(streamOf(priming!.id!))
+    expect(parseEventId(rest.events[0]!.id!)?.streamId).toBe(parseEventId(priming!.id!)?.streamId)
   })
 })
 
 describe('what is never replayed', () => {
   it('does not replay a Last-Event-ID of another session', async () => {
-    const alice = await LegacyClient.connect(running.url)
-    const bob = await LegacyClient.connect(running.url)
+    const alice = await HandshakeClient.connect(running.url)
+    const bob = await HandshakeClient.connect(running.url)
     const live = await alice.callTool('detach-quick', {}, { meta: { progressToken: 'a' }, id: 'a1' })
     await sleep(100)
     const stolen = live.events[0]!.id!
@@ -191,10 +192,10 @@ describe('what is never replayed', () => {
   })
 
   it('does not replay another session whose id starts like this one', async () => {
-    const alice = await LegacyClient.connect(running.url)
+    const alice = await HandshakeClient.connect(running.url)
     const live = await alice.callTool('detach-quick', {}, { meta: { progressToken: 'a' }, id: 'a2' })
     await sleep(50)
-    const bob = await LegacyClient.connect(running.url)
+    const bob = await HandshakeClient.connect(running.url)
     // A forged id naming Alice's stream under Bob's session prefix is not Alice's stream.
     const forged = `${bob.sessionId}.${live.events[0]!.id!}`
     const reply = await readAnswer(await bob.get(forged), { timeoutMs: 1_000 }).catch(() => undefined)
@@ -202,7 +203,7 @@ describe('what is never replayed', () => {
   })
 
   it('answers a Last-Event-ID of its own session that names no stream with an empty stream', async () => {
-    const client = await LegacyClient.connect(running.url)
+    const client = await HandshakeClient.connect(running.url)
     const reply = await readAnswer(await client.get(`${client.sessionId}.nothing-here/1`), {
       timeoutMs: 1_000,
     })

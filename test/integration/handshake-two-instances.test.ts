@@ -7,45 +7,41 @@
  * with the reason printed otherwise); keys live under a prefix unique to this run and are deleted.
  */
 import { randomBytes } from 'node:crypto'
-import {
-  createMemoryBus,
-  createServer,
-  generateStateKey,
-  type McpServer,
-  type NotificationBus,
-  streamOf,
-} from '@tessera/core'
+import { createServer, elicitForm, generateStateKey, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
+import { memoryNotificationBus, type NotificationBus, parseEventId } from '@tessera/core/ports'
 import { redisEventStore, redisNotificationBus, redisSessionStore } from '@tessera/store-redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
   EventReader,
+  HandshakeClient,
   type Json,
-  LegacyClient,
   resultOf,
   type SseEvent,
   sleep,
   textOf,
-} from './helpers/legacy-client.ts'
-import { capturingLogger, McpHttpClient } from './helpers/mcp-http.ts'
+} from '../helpers/handshake-client.ts'
+import { capturingLogger, McpHttpClient } from '../helpers/mcp-http.ts'
 
 const url = process.env['TESSERA_TEST_REDIS_URL']
 if (!url) process.stderr.write('handshake-two-instances tests skipped: TESSERA_TEST_REDIS_URL is not set\n')
 const prefix = `tessera-test:${randomBytes(6).toString('hex')}:`
 const keys = [generateStateKey('shared')]
 
+const okForm = { type: 'object' as const, properties: { ok: { type: 'boolean' } }, required: ['ok'] }
+
 function build(name: string, bus?: NotificationBus): McpServer {
   const app = createServer({
     name: 'it-cluster',
     version: '1.0.0',
     logger: capturingLogger(),
-    bus,
     requestState: { keys },
-    handshake: {
+    stores: {
       sessions: redisSessionStore({ url: url!, keyPrefix: `${prefix}session:` }),
       events: redisEventStore({ url: url!, keyPrefix: `${prefix}events:` }),
+      bus,
     },
   })
   app.resource('config://shared', { name: 'shared' }, (uri) => ({ contents: [{ uri, text: name }] }))
@@ -69,17 +65,14 @@ function build(name: string, bus?: NotificationBus): McpServer {
     },
   )
   app.tool('ask', { description: 'One elicitation' }, async (_args, ctx) => {
-    const answer = await ctx.elicit({
-      message: 'Proceed?',
-      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-    })
+    const answer = await ctx.ask('proceed', elicitForm({ message: 'Proceed?', requestedSchema: okForm }))
     return answer.action === 'accept' ? `ok=${answer.content.ok}` : `refused (${answer.action})`
   })
   app.tool('confirm-delete', { description: 'Asks before deleting everything' }, async (_args, ctx) => {
-    const answer = await ctx.elicit({
-      message: 'Delete every record?',
-      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-    })
+    const answer = await ctx.ask(
+      'delete',
+      elicitForm({ message: 'Delete every record?', requestedSchema: okForm }),
+    )
     return answer.action === 'accept' && answer.content.ok === true ? 'deleted everything' : 'kept everything'
   })
   return app
@@ -103,7 +96,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
   })
 
   it('serves on B a session opened on A (tools/list, tools/call)', async () => {
-    const onA = await LegacyClient.connect(a.url)
+    const onA = await HandshakeClient.connect(a.url)
     const onB = onA.at(b.url)
     const list = resultOf(await onB.request('tools/list'))
     expect((list.tools as Json[]).map((t) => t.name)).toContain('whoami')
@@ -116,7 +109,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
   })
 
   it('resumes on B a stream cut on A, missing no event', async () => {
-    const onA = await LegacyClient.connect(a.url)
+    const onA = await HandshakeClient.connect(a.url)
     const response = await onA.open(
       'tools/call',
       { name: 'detach', arguments: {}, _meta: { progressToken: 'x' } },
@@ -131,7 +124,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     }
     expect(before.map((e) => (e.message?.params as Json | undefined)?.progress)).toEqual([undefined, 1])
     const lastEventId = before.at(-1)!.id!
-    const stream = streamOf(lastEventId)!
+    const stream = parseEventId(lastEventId)!.streamId
 
     // Reconnect on the other instance while A is still working.
     const after = await onA.at(b.url).resume(lastEventId, { expectId: 'cut' })
@@ -154,11 +147,11 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     expect(full.events.map((e) => [e.id, e.message])).toEqual(seen.slice(1).map((e) => [e.id, e.message]))
     const ids = seen.map((e) => e.id!)
     expect(new Set(ids).size).toBe(ids.length)
-    for (const id of ids) expect(streamOf(id)).toBe(stream)
+    for (const id of ids) expect(parseEventId(id)?.streamId).toBe(stream)
   })
 
   it('ends the session for A when B deletes it', async () => {
-    const onA = await LegacyClient.connect(a.url)
+    const onA = await HandshakeClient.connect(a.url)
     expect(resultOf(await onA.request('ping'))).toStrictEqual({})
     expect((await onA.at(b.url).delete()).status).toBe(200)
     expect((await onA.request('ping')).status).toBe(404)
@@ -169,11 +162,11 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
   it('ends the GET stream held on A when B deletes the session, given a shared bus', async () => {
     // The change bus is per process by default; instances that share one (here: in memory, as a
     // stand-in for a pub/sub bus) also carry the end of a session to the instance holding its streams.
-    const bus = createMemoryBus()
+    const bus = memoryNotificationBus()
     const a3 = await listen(build('A3', bus), { port: 0 })
     const b3 = await listen(build('B3', bus), { port: 0 })
     try {
-      const onA = await LegacyClient.connect(a3.url)
+      const onA = await HandshakeClient.connect(a3.url)
       const reader = new EventReader(await onA.get())
       expect((await reader.next())?.id?.startsWith(`${onA.sessionId}.`)).toBe(true)
       expect((await onA.at(b3.url).delete()).status).toBe(200)
@@ -188,7 +181,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     const b5 = await listen(build('B5'), { port: 0 })
     const readers: EventReader[] = []
     try {
-      const onA = await LegacyClient.connect(a5.url)
+      const onA = await HandshakeClient.connect(a5.url)
       const onB = onA.at(b5.url)
       readers.push(
         new EventReader(await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'on-a' })),
@@ -224,7 +217,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       authenticate: () => ({ subject: 'mallory', issuer: 'idp' }),
     })
     try {
-      const onA = await LegacyClient.connect(aAuth.url)
+      const onA = await HandshakeClient.connect(aAuth.url)
       expect((await onA.at(bAuth.url).request('ping')).status).toBe(404)
     } finally {
       await Promise.all([aAuth.close(), bAuth.close()])
@@ -269,7 +262,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
 
     it('completes on A the question A asked when the client answers B', async () => {
-      const onA = await LegacyClient.connect(a4.url)
+      const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(
         await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-ask' }),
       )
@@ -284,7 +277,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
 
     it('stops on A the call the client cancels on B', async () => {
-      const onA = await LegacyClient.connect(a4.url)
+      const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(
         await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-cancel' }),
       )
@@ -300,7 +293,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
 
     it('ends the GET stream held on A when B deletes the session', async () => {
-      const onA = await LegacyClient.connect(a4.url)
+      const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(await onA.get())
       expect((await reader.next())?.id?.startsWith(`${onA.sessionId}.`)).toBe(true)
       expect((await onA.at(b4.url).delete()).status).toBe(200)
@@ -308,7 +301,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
 
     it('tells a session on B that a resource changed on A', async () => {
-      const onB = await LegacyClient.connect(b4.url)
+      const onB = await HandshakeClient.connect(b4.url)
       expect(resultOf(await onB.request('resources/subscribe', { uri: 'config://shared' }))).toStrictEqual({})
       const reader = new EventReader(await onB.get())
       await reader.next()
@@ -323,8 +316,8 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
   })
 
-  it('serves the legacy elicitation when the answer comes back to the instance that asked', async () => {
-    const onA = await LegacyClient.connect(a.url)
+  it('serves the 2025-11-25 elicitation when the answer comes back to the instance that asked', async () => {
+    const onA = await HandshakeClient.connect(a.url)
     const reply = await onA.callTool(
       'ask',
       {},

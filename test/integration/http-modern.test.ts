@@ -26,7 +26,7 @@ import {
   sleep,
   textOf,
   VERSION,
-} from './helpers/mcp-http.ts'
+} from '../helpers/mcp-http.ts'
 
 const SECRET = 'db password is hunter2 at /srv/internal/db.ts:42'
 
@@ -82,7 +82,8 @@ function buildMain(logger = capturingLogger()): McpServer {
   app.tool(
     'bad-output',
     { description: 'Returns structured content that breaks its schema', output: z.object({ n: z.number() }) },
-    () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { n: SECRET } }),
+    // Typed code cannot return this; the cast stands for a handler written in JavaScript.
+    () => ({ content: [{ type: 'text', text: 'x' }], structuredContent: { n: SECRET as unknown as number } }),
   )
   app.tool(
     'optional-params',
@@ -410,7 +411,7 @@ describe('malformed messages', () => {
     expect(error.data).toEqual({ supported: [VERSION], requested: '1900-01-01' })
   })
 
-  it('refusesALegacyVersionInAModernEnvelope', async () => {
+  it('refusesA2025VersionInAModernEnvelope', async () => {
     const reply = await client.request(
       'tools/list',
       {},

@@ -10,14 +10,15 @@
  */
 import {
   type AuthInfo,
+  createMessage,
   createServer,
   elicitForm,
   type McpServer,
-  memoryReplayStore,
   originatingRequestBinder,
   type StateKey,
 } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
+import { memoryReplayStore } from '@tessera/core/ports'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
@@ -33,7 +34,7 @@ import {
   resultOf,
   sleep,
   textOf,
-} from './helpers/mcp-http.ts'
+} from '../helpers/mcp-http.ts'
 
 const KEY_A: StateKey = { id: 'key-a', secret: `${'a'.repeat(32)}-secret-for-tests-only` }
 const KEY_B: StateKey = { id: 'key-b', secret: `${'b'.repeat(32)}-secret-for-tests-only` }
@@ -59,6 +60,10 @@ const askOk = elicitForm({
 })
 const askVersion = elicitForm({
   message: 'Roll back to which version?',
+  requestedSchema: { type: 'object', properties: { version: { type: 'string' } }, required: ['version'] },
+})
+const askVersionAgain = elicitForm({
+  message: 'Which version, then?',
   requestedSchema: { type: 'object', properties: { version: { type: 'string' } }, required: ['version'] },
 })
 const askName = elicitForm({
@@ -113,7 +118,7 @@ async function start(options: FixtureOptions = {}): Promise<Fixture> {
       clock: options.clock,
       binder: options.binder,
     },
-    replay: { store: memoryReplayStore() },
+    stores: { replay: memoryReplayStore() },
   })
   registerTools(app, counters)
   const running = await listen(app, { port: 0, authenticate: bearerJsonAuth })
@@ -136,13 +141,11 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
   app.tool(
     'padded',
     {
-      description: 'Carries handler state of a chosen size',
+      description: 'Asks under a key of a chosen length, so its state has a chosen length',
       input: { type: 'object', properties: { pad: { type: 'integer' } } },
     },
-    (args, ctx) => {
-      const answer = ctx.answer('confirm', askOk)
-      if (answer === undefined)
-        return ctx.inputRequired({ confirm: askOk }, { state: { pad: 'x'.repeat(Number(args.pad ?? 0)) } })
+    async (args, ctx) => {
+      await ctx.ask(paddedKey(Number(args.pad ?? 0)), askOk)
       return 'padded ok'
     },
   )
@@ -156,9 +159,11 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
       let target = version
       if (target === undefined) {
         const answer = await ctx.ask('version', askVersion)
-        // Deliberately naive (the seed 003 defect): reads the content without reading the action.
+        // Deliberately naive: reads the content without reading the action, and asks again under
+        // the same key when it finds none. The framework drops content sent with a decline or
+        // cancel, and never asks a refused question again: the call ends instead.
         target = (answer as { content?: { version?: string } }).content?.version
-        if (target === undefined) return ctx.inputRequired({ version: askVersion })
+        if (target === undefined) await ctx.ask('version', askVersionAgain)
       }
       counters.rollback!++
       return `Rolled back ${service} to ${target}.`
@@ -166,23 +171,17 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
   )
   app.tool('two-step', { description: 'Asks twice in the await style' }, async (_args, ctx) => {
     counters.above!++
-    const first = await ctx.elicit({
-      message: 'Name?',
-      requestedSchema: nameSchema,
-    })
-    const second = await ctx.elicit({
-      message: 'Sure?',
-      requestedSchema: okSchema,
-    })
+    const first = await ctx.ask('name', elicitForm({ message: 'Name?', requestedSchema: nameSchema }))
+    const second = await ctx.ask('sure', elicitForm({ message: 'Sure?', requestedSchema: okSchema }))
     counters.below!++
     const content = (a: typeof first) => (a.action === 'accept' ? JSON.stringify(a.content) : a.action)
     return `first ${content(first)}; second ${content(second)}`
   })
   app.tool('needs-sampling', { description: 'Asks the client LLM' }, async (_args, ctx) => {
-    const answer = await ctx.sample({
-      messages: [{ role: 'user', content: { type: 'text', text: '2+2?' } }],
-      maxTokens: 5,
-    })
+    const answer = await ctx.ask(
+      'sum',
+      createMessage({ messages: [{ role: 'user', content: { type: 'text', text: '2+2?' } }], maxTokens: 5 }),
+    )
     return `model ${answer.model}`
   })
   app.tool('greet', { description: 'Asks for a name' }, async (_args, ctx) => {
@@ -218,6 +217,8 @@ function registerTools(app: McpServer, counters: Record<string, number>): void {
 }
 
 const yes = { confirm: { action: 'accept', content: { ok: true } } }
+const paddedKey = (pad: number) => `confirm${'x'.repeat(pad)}`
+const paddedYes = (pad: number) => ({ [paddedKey(pad)]: yes.confirm })
 
 interface Round {
   reply: Reply
@@ -414,9 +415,11 @@ describe('a requestState is refused', () => {
     expect(spelled).toBeDefined()
     const { state, other, pad } = spelled!
     expect(other).not.toBe(state)
-    expectRefused(await retry(f.client, 'padded', { pad }, other, yes))
+    expectRefused(await retry(f.client, 'padded', { pad }, other, paddedYes(pad)))
     expect(refusalReasons(f.logger.entries)).toEqual(['malformed'])
-    expect(textOf(resultOf(await retry(f.client, 'padded', { pad }, state, yes)))).toBe('padded ok')
+    expect(textOf(resultOf(await retry(f.client, 'padded', { pad }, state, paddedYes(pad))))).toBe(
+      'padded ok',
+    )
   })
 
   it('refusesANonStringState', async () => {
@@ -600,15 +603,15 @@ describe('what a handler sees across rounds', () => {
   it('completesTwoAwaitStyleAsksInThreeRoundsReplayingTheFirstAnswer', async () => {
     const f = await start()
     const one = await firstRound(f.client, 'two-step', {})
-    expect(Object.keys(one.result.inputRequests as Json)).toEqual(['ask-1'])
-    const nameAnswer = { 'ask-1': { action: 'accept', content: { name: 'Ada' } } }
+    expect(Object.keys(one.result.inputRequests as Json)).toEqual(['name'])
+    const nameAnswer = { name: { action: 'accept', content: { name: 'Ada' } } }
     const twoReply = await retry(f.client, 'two-step', {}, one.state, nameAnswer)
     const two = resultOf(twoReply)
     expect(two.resultType).toBe('input_required')
-    expect(Object.keys(two.inputRequests as Json)).toEqual(['ask-2'])
+    expect(Object.keys(two.inputRequests as Json)).toEqual(['sure'])
     // The client echoes only the last round's answer; the first comes back from the state.
     const three = await retry(f.client, 'two-step', {}, two.requestState as string, {
-      'ask-2': { action: 'accept', content: { ok: true } },
+      sure: { action: 'accept', content: { ok: true } },
     })
     expect(textOf(resultOf(three))).toBe('first {"name":"Ada"}; second {"ok":true}')
     expect(f.counters.above).toBe(3)
@@ -680,13 +683,13 @@ describe('what a handler sees across rounds', () => {
     const one = await firstRound(f.client, 'two-step', {})
     // Answering the second question early does not skip it.
     const reply = await retry(f.client, 'two-step', {}, one.state, {
-      'ask-1': { action: 'accept', content: { name: 'Ada' } },
-      'ask-2': { action: 'accept', content: { ok: true } },
+      name: { action: 'accept', content: { name: 'Ada' } },
+      sure: { action: 'accept', content: { ok: true } },
       unrelated: { action: 'accept', content: {} },
     })
     const result = resultOf(reply)
     expect(result.resultType).toBe('input_required')
-    expect(Object.keys(result.inputRequests as Json)).toEqual(['ask-2'])
+    expect(Object.keys(result.inputRequests as Json)).toEqual(['sure'])
     expect(f.counters.below).toBe(0)
   })
 })

@@ -10,20 +10,21 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Json } from './helpers/legacy-client.ts'
-import { envelope } from './helpers/mcp-http.ts'
+import type { Json } from '../helpers/handshake-client.ts'
+import { envelope } from '../helpers/mcp-http.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** The child's server, as plain JavaScript (tsx resolves the TypeScript packages it imports). */
 const SERVER = `
-import { createServer, silentLogger } from '@tessera/core'
+import { createServer, elicitForm } from '@tessera/core'
 import { serveStdio } from '@tessera/core/stdio'
+const silentLogger = { debug() {}, info() {}, warn() {}, error() {} }
 const app = createServer({ name: 'it-stdio', version: '1.0.0', logger: silentLogger, logging: true })
 app.tool('echo', { description: 'Echo', input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
   ({ text }) => 'echo: ' + text)
 app.tool('ask', { description: 'Elicits a name' }, async (_args, ctx) => {
-  const answer = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } })
+  const answer = await ctx.ask('name', elicitForm({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }))
   return answer.action === 'accept' ? 'hello ' + answer.content.name : 'refused: ' + answer.action
 })
 app.tool('chatty', { description: 'Logs' }, (_args, ctx) => {
@@ -132,7 +133,7 @@ afterAll(async () => {
 })
 
 describe('before initialize', () => {
-  it('refuses a legacy request (no _meta) before initialize with -32602, and serves a modern one', async () => {
+  it('refuses a 2025-11-25 request (no _meta) before initialize with -32602, and serves a modern one', async () => {
     const refused = await fresh.request(1, 'tools/list')
     expect((refused.error as Json).code).toBe(-32602)
     const modern = await fresh.request(2, 'tools/list', modernParams())
@@ -143,22 +144,22 @@ describe('before initialize', () => {
       modernParams({ name: 'echo', arguments: { text: 'x' } }),
     )
     expect((call.result as Json).content).toEqual([{ type: 'text', text: 'echo: x' }])
-    // Still not a session: a second legacy request is refused the same way.
+    // Still not a session: a second 2025-11-25 request is refused the same way.
     expect(((await fresh.request(4, 'ping')).error as Json).code).toBe(-32602)
   })
 })
 
 describe('after initialize', () => {
-  it('serves legacy requests without resultType or cache hints', async () => {
+  it('serves 2025-11-25 requests without resultType or cache hints', async () => {
     const list = await session.request(10, 'tools/list')
     const result = list.result as Json
     expect((result.tools as Json[]).map((t) => t.name)).toEqual(['echo', 'ask', 'chatty'])
     expect(result).not.toHaveProperty('resultType')
     expect(result).not.toHaveProperty('ttlMs')
     expect((await session.request(11, 'ping')).result).toStrictEqual({})
-    const call = (await session.request(12, 'tools/call', { name: 'echo', arguments: { text: 'legacy' } }))
+    const call = (await session.request(12, 'tools/call', { name: 'echo', arguments: { text: 'handshake' } }))
       .result as Json
-    expect(call.content).toEqual([{ type: 'text', text: 'echo: legacy' }])
+    expect(call.content).toEqual([{ type: 'text', text: 'echo: handshake' }])
     expect(call).not.toHaveProperty('resultType')
   })
 

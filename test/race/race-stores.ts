@@ -4,7 +4,7 @@
  * command format and how a backend's store is opened. Kept apart from the worker so the
  * test can import it without running a worker's main loop.
  */
-import type { ReplayStore } from '@tessera/core/replay'
+import type { ReplayStore } from '@tessera/core/ports'
 import { postgresReplayStore } from '@tessera/store-postgres'
 import { redisReplayStore } from '@tessera/store-redis'
 import { sqliteReplayStore } from '@tessera/store-sqlite'

@@ -12,8 +12,8 @@
 import { appendFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { SingleUseGuard } from '@tessera/core/replay'
-import { createSingleUseGuard } from '@tessera/core/replay'
+import type { SingleUseGuard } from '@tessera/core/ports'
+import { createSingleUseGuard } from '@tessera/core/ports'
 import type { AttemptCommand, WorkerConfig } from './race-stores.ts'
 import { openStore } from './race-stores.ts'
 

@@ -139,11 +139,14 @@ export function registerTriggers(app: McpServer): void {
   dynamicPrompt()
   app.tool('test_trigger_tool_change', { description: 'Changes the tool list.' }, () => {
     toolChanges++
+    // A name is registered once: the new version replaces the old one by removing it first.
+    app.removeTool('test_dynamic_tool')
     dynamicTool()
     return 'Tool list changed.'
   })
   app.tool('test_trigger_prompt_change', { description: 'Changes the prompt list.' }, () => {
     promptChanges++
+    app.removePrompt('test_dynamic_prompt')
     dynamicPrompt()
     return 'Prompt list changed.'
   })

@@ -3,7 +3,7 @@
  * The tools that ask the client for input. They are written once, in the await style, and serve
  * both eras: on 2026-07-28 each ask ends a round (MRTR), on 2025-11-25 it is a real request.
  */
-import { elicitForm, listRoots, type McpServer, sampling } from '@tessera/core'
+import { createMessage, elicitForm, listRoots, type McpServer, type RequestContext } from '@tessera/core'
 import { z } from 'zod'
 
 const askName = elicitForm({
@@ -14,7 +14,7 @@ const askName = elicitForm({
     required: ['name'],
   },
 })
-const askCapital = sampling({
+const askCapital = createMessage({
   messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
   maxTokens: 100,
 })
@@ -23,7 +23,7 @@ const askConfirm = elicitForm({
   requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
 })
 
-function answerText(answer: { action: string; content?: Record<string, unknown> }): string {
+function answerText(answer: { action: string; content?: unknown }): string {
   return answer.action === 'accept' ? `accepted ${JSON.stringify(answer.content)}` : `${answer.action}ed`
 }
 
@@ -53,12 +53,10 @@ export function registerInteractiveTools(app: McpServer): void {
       return `Roots: ${answer.roots.map((r) => r.uri).join(', ')}`
     },
   )
-  const stateful = async (_a: unknown, ctx: import('@tessera/core').RequestContext) => {
-    const answer = ctx.answer('confirm', askConfirm)
-    const state = ctx.state as { step?: string } | undefined
-    if (answer === undefined || state?.step !== 'confirm') {
-      return ctx.inputRequired({ confirm: askConfirm }, { state: { step: 'confirm' } })
-    }
+  // The answer of the first round comes back inside the sealed requestState: reaching the
+  // return below proves the state was echoed, opened and verified.
+  const stateful = async (_a: unknown, ctx: RequestContext) => {
+    const answer = await ctx.ask('confirm', askConfirm)
     return `state-ok: ${answerText(answer)}`
   }
   app.tool(
@@ -116,24 +114,31 @@ export function registerInteractiveTools(app: McpServer): void {
     'test_streaming_elicitation',
     { description: 'Elicits without server-to-client requests.' },
     async (_a, ctx) => {
-      return answerText(await ctx.elicit({ message: 'Continue?', requestedSchema: askConfirmSchema }))
+      const answer = await ctx.ask(
+        'continue',
+        elicitForm({ message: 'Continue?', requestedSchema: askConfirmSchema }),
+      )
+      return answerText(answer)
     },
   )
-  registerLegacyInteractiveTools(app)
+  registerHandshakeInteractiveTools(app)
 }
 
 const askConfirmSchema = { type: 'object' as const, properties: { ok: { type: 'boolean' } } }
 
 /** Tools the 2025-11-25 scenarios call; in that era every ask is a real server-to-client request. */
-function registerLegacyInteractiveTools(app: McpServer): void {
+function registerHandshakeInteractiveTools(app: McpServer): void {
   app.tool(
     'test_sampling',
     { description: 'Asks the client LLM for a completion.', input: z.object({ prompt: z.string() }) },
     async ({ prompt }, ctx) => {
-      const answer = await ctx.sample({
-        messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
-        maxTokens: 100,
-      })
+      const answer = await ctx.ask(
+        'completion',
+        createMessage({
+          messages: [{ role: 'user', content: { type: 'text', text: prompt } }],
+          maxTokens: 100,
+        }),
+      )
       const content = Array.isArray(answer.content) ? answer.content[0] : answer.content
       return `LLM response: ${String((content as { text?: unknown } | undefined)?.text ?? '')}`
     },
@@ -142,17 +147,20 @@ function registerLegacyInteractiveTools(app: McpServer): void {
     'test_elicitation',
     { description: 'Asks the user for information.', input: z.object({ message: z.string() }) },
     async ({ message }, ctx) => {
-      const answer = await ctx.elicit({
-        message,
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            username: { type: 'string', description: 'Your username' },
-            email: { type: 'string' },
+      const answer = await ctx.ask(
+        'user_details',
+        elicitForm({
+          message,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              username: { type: 'string', description: 'Your username' },
+              email: { type: 'string' },
+            },
+            required: ['username'],
           },
-          required: ['username'],
-        },
-      })
+        }),
+      )
       return `User response: ${answerText(answer)}`
     },
   )
@@ -160,19 +168,22 @@ function registerLegacyInteractiveTools(app: McpServer): void {
     'test_elicitation_sep1034_defaults',
     { description: 'Elicits with defaults (SEP-1034).' },
     async (_a, ctx) => {
-      const answer = await ctx.elicit({
-        message: 'Please review your information',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', default: 'John Doe' },
-            age: { type: 'integer', default: 30 },
-            score: { type: 'number', default: 95.5 },
-            status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
-            verified: { type: 'boolean', default: true },
+      const answer = await ctx.ask(
+        'review',
+        elicitForm({
+          message: 'Please review your information',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              name: { type: 'string', default: 'John Doe' },
+              age: { type: 'integer', default: 30 },
+              score: { type: 'number', default: 95.5 },
+              status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+              verified: { type: 'boolean', default: true },
+            },
           },
-        },
-      })
+        }),
+      )
       return `Elicitation completed: ${answerText(answer)}`
     },
   )
@@ -180,36 +191,39 @@ function registerLegacyInteractiveTools(app: McpServer): void {
     'test_elicitation_sep1330_enums',
     { description: 'Elicits with every enum form (SEP-1330).' },
     async (_a, ctx) => {
-      const answer = await ctx.elicit({
-        message: 'Please select options',
-        requestedSchema: {
-          type: 'object',
-          properties: {
-            untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-            titledSingle: {
-              type: 'string',
-              oneOf: [
-                { const: 'value1', title: 'First Option' },
-                { const: 'value2', title: 'Second Option' },
-              ],
-            },
-            legacyEnum: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] },
-            untitledMulti: {
-              type: 'array',
-              items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-            },
-            titledMulti: {
-              type: 'array',
-              items: {
-                anyOf: [
-                  { const: 'value1', title: 'First Choice' },
-                  { const: 'value2', title: 'Second Choice' },
+      const answer = await ctx.ask(
+        'options',
+        elicitForm({
+          message: 'Please select options',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+              titledSingle: {
+                type: 'string',
+                oneOf: [
+                  { const: 'value1', title: 'First Option' },
+                  { const: 'value2', title: 'Second Option' },
                 ],
+              },
+              legacyEnum: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] },
+              untitledMulti: {
+                type: 'array',
+                items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+              },
+              titledMulti: {
+                type: 'array',
+                items: {
+                  anyOf: [
+                    { const: 'value1', title: 'First Choice' },
+                    { const: 'value2', title: 'Second Choice' },
+                  ],
+                },
               },
             },
           },
-        },
-      })
+        }),
+      )
       return `Elicitation completed: ${answerText(answer)}`
     },
   )

@@ -22,8 +22,6 @@ export interface AppConfig {
   dataDir: string
   cataloguePath: string
   keysPath: string
-  /** SQLite file of 2025-11-25 sessions and stream events, shared by this host's workers. */
-  sessionsPath: string
   store: StoreChoice
   logLevel: string
 }
@@ -95,7 +93,6 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       dataDir,
       cataloguePath: resolve(values.catalogue ?? SHIPPED_CATALOGUE),
       keysPath: resolve(values.keys ?? resolve(dataDir, 'state-keys.json')),
-      sessionsPath: resolve(dataDir, 'sessions.sqlite'),
       store,
       logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     },

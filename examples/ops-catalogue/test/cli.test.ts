@@ -20,7 +20,6 @@ describe('parseCli', () => {
         dataDir: DEFAULT_DATA_DIR,
         cataloguePath: SHIPPED_CATALOGUE,
         keysPath: resolve(DEFAULT_DATA_DIR, 'state-keys.json'),
-        sessionsPath: resolve(DEFAULT_DATA_DIR, 'sessions.sqlite'),
         store: { kind: 'sqlite', path: resolve(DEFAULT_DATA_DIR, 'ops.sqlite') },
         logLevel: 'info',
       },

@@ -9,11 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  LegacyClient,
-  textOf as legacyText,
-  resultOf,
-} from '../../../test/integration/helpers/legacy-client.ts'
+import { HandshakeClient, textOf as handshakeText, resultOf } from '../../../test/helpers/handshake-client.ts'
 import { loadCatalogue } from '../src/catalogue/load-catalogue.ts'
 import { SHIPPED_CATALOGUE } from '../src/cli.ts'
 import { answer, McpClient, type ToolResult, textOf } from './mcp-client.ts'
@@ -118,9 +114,9 @@ describe(`--workers ${WORKERS}`, () => {
       .slice(ROUNDS, ROUNDS + 3)
     for (const service of services) {
       // A new session per service, each request on a fresh connection: the four workers share them.
-      const legacy = await LegacyClient.connect(client.url)
-      for (let i = 0; i < 4; i++) expect(resultOf(await legacy.request('ping'))).toStrictEqual({})
-      const reply = await legacy.callTool(
+      const handshake = await HandshakeClient.connect(client.url)
+      for (let i = 0; i < 4; i++) expect(resultOf(await handshake.request('ping'))).toStrictEqual({})
+      const reply = await handshake.callTool(
         'rollback',
         { service },
         {
@@ -133,9 +129,9 @@ describe(`--workers ${WORKERS}`, () => {
         },
       )
       expect(reply.requests.map((r) => r.method)).toEqual(['elicitation/create'])
-      expect(legacyText(resultOf(reply))).toMatch(new RegExp(`^Rolled ${service} back`))
-      expect((await legacy.delete()).status).toBe(200)
-      expect((await legacy.request('ping')).status).toBe(404)
+      expect(handshakeText(resultOf(reply))).toMatch(new RegExp(`^Rolled ${service} back`))
+      expect((await handshake.delete()).status).toBe(200)
+      expect((await handshake.request('ping')).status).toBe(404)
     }
   }, 30_000)
 })

@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { generateStateKey, silentLogger } from '@tessera/core'
+import { generateStateKey } from '@tessera/core'
 import { listen } from '@tessera/core/http'
 import { sqliteReplayStore } from '@tessera/store-sqlite'
+import { silentLogger } from '../../../test/helpers/silent-logger.ts'
 import { loadCatalogue } from '../src/catalogue/load-catalogue.ts'
 import { SHIPPED_CATALOGUE } from '../src/cli.ts'
 import type { DeploymentLog } from '../src/deployments/deployment-log.ts'
@@ -36,7 +37,7 @@ export async function startOpsServer(): Promise<TestServer> {
   const app = createOpsServer({
     catalogue,
     log,
-    replayStore: sqliteReplayStore({ path: db, table: 'ops_single_use' }),
+    stores: { replay: sqliteReplayStore({ path: db, table: 'ops_single_use' }) },
     stateKeys: [generateStateKey('test')],
     logger: silentLogger,
   })

@@ -1,8 +1,8 @@
 /**
  * @module rollback-answers.test
- * The three defects of the seed article, pinned over real HTTP: an answer's action is read before
- * its content, a refusal ends the call, and one signed answer rolls back at most once, for the
- * request it was minted for only.
+ * Three classic defects of asking before a destructive action, pinned over real HTTP: an answer's
+ * action is read before its content, a refusal ends the call, and one signed answer rolls back at
+ * most once, for the request it was minted for only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { answer, type McpClient, type ToolResult, textOf } from './mcp-client.ts'
@@ -117,14 +117,21 @@ describe('rollback asks before it acts', () => {
     expect(await server.rollbacks('checkout')).toBe(0)
   })
 
-  it('anAcceptedVersionThatIsNotEarlierIsAnErrorAndDoesNothing', async () => {
+  it('anAcceptedVersionOutsideTheOfferIsAskedAgainAndDoesNothing', async () => {
+    // The form's schema offers the earlier versions only, so any other answer cannot be read.
     for (const version of ['9.9.9', '2026.10.2']) {
       const { state } = await ask('checkout')
       const reply = await retry('checkout', state, answer('accept', { version }))
-      expect(reply.result?.isError).toBe(true)
-      expect(textOf(reply.result)).toContain(`${version} is not an earlier version of checkout`)
-      expect(textOf(reply.result)).toContain('Nothing was done')
+      expect(reply.result?.resultType).toBe('input_required')
     }
+    expect(await server.rollbacks('checkout')).toBe(0)
+  })
+
+  it('aNamedVersionThatIsNotEarlierIsAnErrorAndDoesNothing', async () => {
+    const reply = await client.callTool('rollback', { service: 'checkout', version: '9.9.9' })
+    expect(reply.result?.isError).toBe(true)
+    expect(textOf(reply.result)).toContain('9.9.9 is not an earlier version of checkout')
+    expect(textOf(reply.result)).toContain('Nothing was done')
     expect(await server.rollbacks('checkout')).toBe(0)
   })
 })
@@ -200,17 +207,17 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('identity')).toBe(1)
   })
 
-  it('an answer decided on a history that has moved since does nothing', async () => {
+  it('an answer decided on a history that has moved since does nothing, and asks about what is true now', async () => {
     const one = await ask('payments-gateway')
     const two = await ask('payments-gateway')
     expect(
       (await retry('payments-gateway', one.state, answer('accept', { version: '4.12.1' }))).result?.isError,
     ).toBeUndefined()
+    // The question the second answer answered is not the one the moved history asks.
     const stale = await retry('payments-gateway', two.state, answer('accept', { version: '4.12.0' }))
-    expect(stale.result?.isError).toBe(true)
-    expect(textOf(stale.result)).toContain(
-      'payments-gateway changed after this rollback was decided: it now runs 4.12.1',
-    )
+    const result = stale.result as ToolResult
+    expect(result.resultType).toBe('input_required')
+    expect(String(result.inputRequests?.version?.params.message)).toContain('back from 4.12.1?')
     expect(await server.rollbacks('payments-gateway')).toBe(1)
   })
 

@@ -1,61 +1,67 @@
 /**
  * @module errors
- * Protocol faults: one `TesseraError` class carrying a typed code, and the single table that maps
- * each code to its JSON-RPC code and HTTP status. Local misuse (bad options) throws TypeError or
- * RangeError at construction instead, so the two families never mix.
+ * Every fault Tessera puts on the wire, in one table: a typed code mapped once to its JSON-RPC
+ * code and HTTP status. Every error class extends `TesseraError`; transports and the server build
+ * every error reply from this table, HTTP refusals before any JSON-RPC included. Local misuse
+ * (bad options, a bad registration) throws TypeError or RangeError instead, so the two families
+ * never mix. This module imports nothing: every layer may use it.
  */
-
-export type TesseraErrorCode =
-  | 'TESSERA_PARSE_ERROR'
-  | 'TESSERA_INVALID_REQUEST'
-  | 'TESSERA_METHOD_NOT_FOUND'
-  | 'TESSERA_INVALID_PARAMS'
-  | 'TESSERA_INVALID_ENVELOPE'
-  | 'TESSERA_INVALID_STATE'
-  | 'TESSERA_RESOURCE_NOT_FOUND'
-  | 'TESSERA_INTERNAL'
-  | 'TESSERA_HEADER_MISMATCH'
-  | 'TESSERA_MISSING_CAPABILITY'
-  | 'TESSERA_UNSUPPORTED_VERSION'
-  | 'TESSERA_SESSION_REQUIRED'
-  | 'TESSERA_SESSION_NOT_FOUND'
-  | 'TESSERA_STORE_UNAVAILABLE'
 
 export interface WireMapping {
   /** JSON-RPC error code. */
   readonly jsonrpc: number
-  /** HTTP status when the fault is answered over Streamable HTTP. */
+  /** The code in a 2025-11-25 session, where that revision differs. */
+  readonly handshake?: number
+  /** HTTP status of a 2026-07-28 reply (a 2025-11-25 session answers JSON-RPC errors with 200). */
   readonly http: number
 }
 
 /**
  * Ordinary JSON-RPC failures stay on HTTP 200: a dual-era client reads a 4xx whose body is not a
- * recognised modern error as "legacy server" and falls back to `initialize`.
+ * recognised 2026-07-28 error as "this server predates 2026-07-28" and falls back to `initialize`.
  */
-export const wireMappings: Readonly<Record<TesseraErrorCode, WireMapping>> = {
+export const wireMappings = {
   TESSERA_PARSE_ERROR: { jsonrpc: -32700, http: 400 },
   TESSERA_INVALID_REQUEST: { jsonrpc: -32600, http: 400 },
   TESSERA_METHOD_NOT_FOUND: { jsonrpc: -32601, http: 404 },
   TESSERA_INVALID_PARAMS: { jsonrpc: -32602, http: 200 },
   TESSERA_INVALID_ENVELOPE: { jsonrpc: -32602, http: 400 },
   TESSERA_INVALID_STATE: { jsonrpc: -32602, http: 400 },
-  TESSERA_RESOURCE_NOT_FOUND: { jsonrpc: -32602, http: 200 },
+  TESSERA_RESOURCE_NOT_FOUND: { jsonrpc: -32602, handshake: -32002, http: 200 },
   TESSERA_INTERNAL: { jsonrpc: -32603, http: 200 },
   TESSERA_HEADER_MISMATCH: { jsonrpc: -32020, http: 400 },
-  TESSERA_MISSING_CAPABILITY: { jsonrpc: -32021, http: 400 },
+  TESSERA_MISSING_CAPABILITY: { jsonrpc: -32021, handshake: -32602, http: 400 },
   TESSERA_UNSUPPORTED_VERSION: { jsonrpc: -32022, http: 400 },
+  TESSERA_LEASE_LOST: { jsonrpc: -32603, http: 200 },
+  TESSERA_STORE_UNAVAILABLE: { jsonrpc: -32603, http: 503 },
+  TESSERA_CLIENT_REQUEST_FAILED: { jsonrpc: -32603, http: 200 },
   TESSERA_SESSION_REQUIRED: { jsonrpc: -32600, http: 400 },
   TESSERA_SESSION_NOT_FOUND: { jsonrpc: -32600, http: 404 },
-  TESSERA_STORE_UNAVAILABLE: { jsonrpc: -32603, http: 503 },
-}
+  TESSERA_TOO_MANY_SESSIONS: { jsonrpc: -32603, http: 503 },
+  TESSERA_NOT_FOUND: { jsonrpc: -32600, http: 404 },
+  TESSERA_UNAUTHORIZED: { jsonrpc: -32600, http: 401 },
+  TESSERA_FORBIDDEN: { jsonrpc: -32600, http: 403 },
+  TESSERA_METHOD_NOT_ALLOWED: { jsonrpc: -32600, http: 405 },
+  TESSERA_NOT_ACCEPTABLE: { jsonrpc: -32600, http: 406 },
+  TESSERA_PAYLOAD_TOO_LARGE: { jsonrpc: -32600, http: 413 },
+  TESSERA_UNSUPPORTED_MEDIA_TYPE: { jsonrpc: -32600, http: 415 },
+  TESSERA_HEADERS_TOO_LARGE: { jsonrpc: -32600, http: 431 },
+  TESSERA_TRANSPORT_FAILED: { jsonrpc: -32603, http: 500 },
+} as const satisfies Record<string, WireMapping>
+
+export type TesseraErrorCode = keyof typeof wireMappings
+
+/** The HTTP statuses of answers that are not errors. */
+export const SuccessStatus = { ok: 200, accepted: 202 } as const
 
 export class TesseraError extends Error {
-  override readonly name = 'TesseraError'
+  override readonly name: string = 'TesseraError'
   readonly code: TesseraErrorCode
   readonly data: unknown
 
-  constructor(code: TesseraErrorCode, message: string, data?: unknown) {
-    super(message)
+  /** `message` goes on the wire as it is: never put a secret or an internal detail in it. */
+  constructor(code: TesseraErrorCode, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options)
     this.code = code
     this.data = data
   }
@@ -69,6 +75,8 @@ export class TesseraError extends Error {
   }
 }
 
-export function isTesseraError(value: unknown): value is TesseraError {
-  return value instanceof TesseraError
+/** The JSON-RPC code of `code` in a 2025-11-25 session. */
+export function handshakeJsonrpcCode(code: TesseraErrorCode): number {
+  const mapping: WireMapping = wireMappings[code]
+  return mapping.handshake ?? mapping.jsonrpc
 }

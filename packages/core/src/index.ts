@@ -1,68 +1,81 @@
 /**
  * @module @tessera/core
- * The public entry point: create a server, register tools, resources and prompts, ask the client
- * for input across rounds, and guard destructive answers. Transports live in `@tessera/core/http`
- * and `@tessera/core/stdio`.
+ * The application API: create a server, register tools, resources and prompts, ask the client
+ * for input across rounds, and configure the requestState keys and the stores. Transports live in
+ * `@tessera/core/http` and `@tessera/core/stdio`; what store authors need, in `@tessera/core/ports`.
  */
-
-export { isTesseraError, TesseraError, type TesseraErrorCode, wireMappings } from './errors.ts'
-export { type JsonErrorLocation, locateJsonError } from './protocol/jsonrpc/locate-json-error.ts'
+export { TesseraError, type TesseraErrorCode, type WireMapping, wireMappings } from './errors.ts'
 export type { JsonObject, JsonRpcId } from './protocol/jsonrpc/message.ts'
 export type { ClientCapabilities, ServerCapabilities } from './protocol/modern/capabilities.ts'
-export type { HeaderView } from './protocol/modern/header-view.ts'
+export type { Implementation } from './protocol/modern/request-meta.ts'
 export { LOGGING_LEVELS, type LoggingLevel, MODERN_VERSION } from './protocol/modern/vocabulary.ts'
+export type { JsonSchema, SchemaInput } from './schema/validator.ts'
 export {
-  createSingleUseGuard,
-  LeaseLostError,
-  memoryReplayStore,
-  type ReplayStore,
-  type SingleUseGuard,
-  SingleUseStoreError,
-} from './security/replay/index.ts'
-export type { AuthInfo, Binder, StateKey, StateMode } from './security/request-state/index.ts'
-export { generateStateKey, originatingRequestBinder } from './security/request-state/index.ts'
-export { type AnswerOf, type Era, RequestContext } from './server/context.ts'
-export type { HandshakeOptions } from './server/create-server.ts'
-export { createServer, McpServer, type ServerOptions } from './server/create-server.ts'
-export type { Exchange } from './server/exchange.ts'
+  type AuthInfo,
+  type Binder,
+  type BindingInput,
+  type BindingResult,
+  generateStateKey,
+  type OriginatingRequestBinderOptions,
+  originatingRequestBinder,
+  type StateKey,
+  type StateMode,
+} from './security/request-state/index.ts'
+export type { AnswersOf, Era, RequestContext } from './server/context.ts'
 export {
-  createFollowerWakeups,
-  type EventStore,
-  type FollowerWakeups,
-  type MemoryEventStoreOptions,
-  memoryEventStore,
-  type StoredEvent,
-  streamOf,
-} from './server/legacy/event-store.ts'
+  createServer,
+  type HandshakeOptions,
+  type McpServer,
+  type ServerOptions,
+} from './server/create-server.ts'
+export type { Logger } from './server/logger.ts'
+export type { AnswerOf, ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
 export {
-  applyChange,
-  type LegacySession,
-  MAX_SUBSCRIPTIONS,
-  type MemorySessionStoreOptions,
-  memorySessionStore,
-  type SessionChange,
-  type SessionStore,
-} from './server/legacy/session-store.ts'
-export { createStderrLogger, type Logger, silentLogger } from './server/logger.ts'
-export type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
-export {
+  type CreateMessageParams,
+  createMessage,
+  type ElicitationContent,
   type ElicitationRequest,
+  type ElicitFormParams,
+  type ElicitUrlParams,
   elicitForm,
   elicitUrl,
   type InputRequest,
   listRoots,
+  type RequestedSchema,
   type RootsRequest,
+  type SamplingMessage,
   type SamplingRequest,
-  sampling,
 } from './server/mrtr/input-requests.ts'
-export { InputRequired } from './server/mrtr/input-required.ts'
 export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
-export {
-  createMemoryBus,
-  isLocalEvent,
-  type NotificationBus,
-  type ServerEvent,
-  type ServerEventListener,
-} from './server/notification-bus.ts'
+export type { Stores } from './server/stores.ts'
 export { ToolError } from './server/tool-error.ts'
-export type * from './server/types.ts'
+export type {
+  Annotations,
+  Awaitable,
+  CacheHint,
+  CacheHints,
+  CacheScope,
+  CallToolResult,
+  Completer,
+  CompletionContext,
+  ContentBlock,
+  GetPromptResult,
+  Icon,
+  PromptArgument,
+  PromptArguments,
+  PromptArgumentsInput,
+  PromptConfig,
+  PromptHandler,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceConfig,
+  ResourceContents,
+  ResourceHandler,
+  TemplateConfig,
+  TemplateHandler,
+  ToolAnnotations,
+  ToolArguments,
+  ToolConfig,
+  ToolHandler,
+  ToolResult,
+} from './server/types.ts'

@@ -3,8 +3,9 @@
  * The message log behind resumable SSE streams of the handshake era (2025-11-25), in PostgreSQL,
  * so a client whose connection to one host broke resumes on any other. Two tables: the events
  * (stream, seq, message JSON or NULL for the priming event) and one row per stream (its last seq,
- * whether it finished, when it last changed, by the server's clock). An event id is
- * `<streamId>/<seq>`, exactly what the client echoes in `Last-Event-ID`.
+ * whether it finished, when it last changed, by the server's clock). An event id is core's
+ * `formatEventId(streamId, seq)`, exactly what the client echoes in `Last-Event-ID`, read back with
+ * core's `parseEventId`, so every store agrees on which ids name an event.
  *
  * `append` is one statement: an upsert of the stream row `RETURNING last_seq` allocates the seq
  * (its row lock serialises appends to one stream across hosts), the event is inserted and the
@@ -17,9 +18,18 @@
  * finishes, expires, the signal aborts or the store closes. A stream unchanged for `streamTtlMs`
  * is unknown to replays, and its rows are swept now and then by `append`.
  */
-import { createFollowerWakeups, type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import {
+  assertStreamId,
+  createFollowerWakeups,
+  type EventStore,
+  formatEventId,
+  parseEventId,
+  positiveInteger,
+  type StoredEvent,
+  withTimeout,
+} from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, positive, withTimeout } from './postgres-client.ts'
+import { createPool } from './postgres-client.ts'
 
 export interface PostgresEventStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -45,7 +55,6 @@ export interface PostgresEventStoreOptions {
 
 /** `<table>_streams` must stay within PostgreSQL's 63-byte identifiers. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,54}$/
-const SEQ = /^[1-9][0-9]{0,15}$/
 /** Events read per query of a replay. */
 const BATCH = 100
 
@@ -58,11 +67,11 @@ interface PollRow {
 export function postgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const table = options.table ?? 'tessera_events'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const maxEvents = positive(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
-  const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
-  const pollMs = positive(options.pollMs ?? 50, 'pollMs')
-  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
-  const sweepEvery = positive(options.sweepEvery ?? 256, 'sweepEvery')
+  const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
+  const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
+  const pollMs = positiveInteger(options.pollMs ?? 50, 'pollMs')
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
   const owned = options.pool === undefined
   const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresEventStore')
   const sql = statements(table, maxEvents, ttlMs, sweepEvery)
@@ -136,7 +145,7 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
         cursor = Number(row.seq)
         delivered++
         const message = row.message === null ? undefined : (JSON.parse(row.message) as StoredEvent['message'])
-        onEvent({ id: `${streamId}/${row.seq}`, message })
+        onEvent({ id: formatEventId(streamId, cursor), message })
       }
       if (signal.aborted) break
       // A full batch: read on at once. Otherwise every event of this snapshot is delivered.
@@ -151,27 +160,24 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
   return {
     async append(streamId, message) {
       assertOpen()
-      if (typeof streamId !== 'string' || streamId.length === 0)
-        throw new TypeError('streamId must be a non-empty string')
+      assertStreamId(streamId)
       if (++appendsSinceSweep >= sweepEvery) sweep()
       const text = message === undefined ? null : JSON.stringify(message)
       const [row] = await query<{ seq: string }>('append', sql.append, [streamId, text])
       wakeups.wake(streamId)
-      return `${streamId}/${row!.seq}`
+      return formatEventId(streamId, Number(row!.seq))
     },
     async finish(streamId) {
       assertOpen()
+      assertStreamId(streamId)
       await query('finish', sql.finish, [streamId])
       wakeups.wake(streamId)
     },
     async replay(eventId, onEvent, signal) {
       assertOpen()
-      const streamId = streamOf(eventId)
-      const after = eventId.slice(eventId.lastIndexOf('/') + 1)
-      if (streamId === undefined || !SEQ.test(after)) return undefined
-      const cursor = Number(after)
-      if (!Number.isSafeInteger(cursor)) return undefined
-      return track(follow(streamId, cursor, onEvent, signal))
+      const parsed = parseEventId(eventId)
+      if (parsed === undefined) return undefined
+      return track(follow(parsed.streamId, parsed.seq, onEvent, signal))
     },
     async close() {
       if (closed) return

@@ -3,20 +3,20 @@
  * The server event bus over PostgreSQL LISTEN/NOTIFY, for several hosts sharing one database: a
  * resource updated on one host reaches listen and GET streams held by the others, and a
  * handshake-era client's answer, cancel or DELETE reaches the host that holds the session's
- * request. Events are delivered locally at once and sent to the others with `pg_notify`; a bus
- * ignores its own echo, and events that concern one process only (`isLocalEvent`) never leave it.
+ * request.
  *
- * One client of the pool is held for LISTEN; when its connection fails the error goes to
- * `onError` and the bus listens again on a new one, with a bounded backoff (events sent by the
- * others in between are lost, as with any pub/sub). Sends go out in order, in batches of one
- * statement each; every payload carries a per-bus sequence number, so two identical events in
- * one batch are not merged by NOTIFY. A NOTIFY payload must be shorter than 8000 bytes: a larger
- * event is delivered on this host only, and reported to `onError`.
+ * Everything but the transport is core's bus relay (`createBusRelay`): the wire message (whose
+ * per-bus sequence number also keeps NOTIFY from merging two identical events of one batch), the
+ * validation of what arrives, the echo filter, local delivery, listeners isolated from each
+ * other. This module only moves the relay's text. One client of the pool is held for LISTEN; when
+ * its connection fails the error goes to `onError` and the bus listens again on a new one, with a
+ * bounded backoff (events sent by the others in between are lost, as with any pub/sub). Sends go
+ * out in order, in batches of one statement each. A NOTIFY payload must be shorter than 8000
+ * bytes: a larger event is delivered on this host only, and reported to `onError`.
  */
-import { randomBytes } from 'node:crypto'
-import { isLocalEvent, type NotificationBus, type ServerEvent, type ServerEventListener } from '@tessera/core'
+import { createBusRelay, type NotificationBus, positiveInteger, withTimeout } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, withTimeout } from './postgres-client.ts'
+import { createPool } from './postgres-client.ts'
 
 export interface PostgresNotificationBusOptions {
   /** Connection string; the bus owns that pool and closes it. */
@@ -25,7 +25,10 @@ export interface PostgresNotificationBusOptions {
   pool?: pg.Pool
   /** The channel every host of one server shares (letters, digits, underscore). Default `tessera_bus`. */
   channel?: string
-  /** Called when PostgreSQL fails or an event cannot be sent; events still reach this host's own listeners. */
+  /**
+   * Called when PostgreSQL fails, an event cannot be sent, a listener throws or an unreadable
+   * notification arrives; events still reach this host's own listeners.
+   */
   onError?: (error: Error) => void
   /** Bound on connecting, on LISTEN and on each send. Default 2000. */
   timeoutMs?: number
@@ -49,23 +52,13 @@ const MAX_PENDING = 10_000
 const BACKOFF_FIRST_MS = 100
 const BACKOFF_MAX_MS = 5_000
 
-interface Envelope {
-  origin: string
-  seq: number
-  event: ServerEvent
-}
-
 export function postgresNotificationBus(options: PostgresNotificationBusOptions): PostgresNotificationBus {
   const channel = options.channel ?? 'tessera_bus'
   if (!IDENTIFIER.test(channel)) throw new TypeError(`invalid channel name: ${channel}`)
-  const timeoutMs = options.timeoutMs ?? 2000
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1)
-    throw new RangeError('timeoutMs must be a positive integer.')
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const owned = options.pool === undefined
   const pool =
     options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresNotificationBus', false)
-  const origin = randomBytes(9).toString('base64url')
-  const listeners = new Set<ServerEventListener>()
   const report = (error: unknown) => {
     try {
       options.onError?.(error instanceof Error ? error : new Error(String(error)))
@@ -74,7 +67,6 @@ export function postgresNotificationBus(options: PostgresNotificationBusOptions)
     }
   }
 
-  let seq = 0
   let closed = false
   /** The client holding LISTEN, while it does. */
   let listener: pg.PoolClient | undefined
@@ -87,18 +79,37 @@ export function postgresNotificationBus(options: PostgresNotificationBusOptions)
   const pending: string[] = []
   let sending: Promise<void> | undefined
 
+  /** Queues one payload for the next batch, unless it cannot travel by NOTIFY. */
+  const send = (payload: string) => {
+    if (closed) return
+    const bytes = Buffer.byteLength(payload, 'utf8')
+    if (bytes > MAX_NOTIFY_PAYLOAD_BYTES) {
+      report(
+        new RangeError(
+          `event ${typeOf(payload)} is ${bytes} bytes as a notification, over PostgreSQL's ${MAX_NOTIFY_PAYLOAD_BYTES}: delivered on this host only`,
+        ),
+      )
+      return
+    }
+    if (pending.length >= MAX_PENDING) {
+      report(
+        new Error(
+          `notification bus has ${MAX_PENDING} events waiting: ${typeOf(payload)} delivered on this host only`,
+        ),
+      )
+      return
+    }
+    pending.push(payload)
+    sending ??= flush()
+  }
+
+  // The relay isolates listeners: one that throws inside the driver's socket handler cannot take
+  // the process down.
+  const relay = createBusRelay({ send, onError: report })
+
   const onNotification = (message: pg.Notification) => {
     if (message.channel !== channel || message.payload === undefined) return
-    const envelope = parse(message.payload)
-    if (!envelope || envelope.origin === origin || isLocalEvent(envelope.event)) return
-    for (const deliver of [...listeners]) {
-      try {
-        deliver(envelope.event)
-      } catch (error) {
-        // Thrown inside the driver's socket handler it would take the process down.
-        report(error)
-      }
-    }
+    relay.receive(message.payload)
   }
 
   /** Drops a client whose connection failed (once) and listens again later. */
@@ -198,44 +209,13 @@ export function postgresNotificationBus(options: PostgresNotificationBusOptions)
     sending = undefined
   }
 
-  const deliverLocally = (event: ServerEvent) => {
-    for (const deliver of listeners) deliver(event)
-  }
-
   connecting = listen().finally(() => {
     connecting = undefined
   })
 
   return {
-    publish(event) {
-      deliverLocally(event)
-      if (isLocalEvent(event) || closed) return
-      const envelope: Envelope = { origin, seq: seq++, event }
-      const payload = JSON.stringify(envelope)
-      const bytes = Buffer.byteLength(payload, 'utf8')
-      if (bytes > MAX_NOTIFY_PAYLOAD_BYTES) {
-        report(
-          new RangeError(
-            `event ${event.type} is ${bytes} bytes as a notification, over PostgreSQL's ${MAX_NOTIFY_PAYLOAD_BYTES}: delivered on this host only`,
-          ),
-        )
-        return
-      }
-      if (pending.length >= MAX_PENDING) {
-        report(
-          new Error(
-            `notification bus has ${MAX_PENDING} events waiting: ${event.type} delivered on this host only`,
-          ),
-        )
-        return
-      }
-      pending.push(payload)
-      sending ??= flush()
-    },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
+    publish: relay.publish,
+    subscribe: relay.subscribe,
     ready() {
       if (closed) return Promise.reject(new Error('notification bus is closed'))
       if (listening) return Promise.resolve()
@@ -271,11 +251,11 @@ export function postgresNotificationBus(options: PostgresNotificationBusOptions)
 
 function ignore(): void {}
 
-function parse(text: string): Envelope | undefined {
+/** The event type inside a payload the relay encoded, for an error message only. */
+function typeOf(payload: string): string {
   try {
-    const value = JSON.parse(text) as Envelope
-    return typeof value?.origin === 'string' && typeof value.event?.type === 'string' ? value : undefined
+    return String((JSON.parse(payload) as { event?: { type?: unknown } }).event?.type)
   } catch {
-    return undefined
+    return 'event'
   }
 }

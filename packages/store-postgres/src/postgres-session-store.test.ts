@@ -3,13 +3,18 @@
  * The SessionStore contract, run against PostgreSQL at TESSERA_TEST_POSTGRES_URL (one table per
  * store, unique to this run, dropped afterwards), plus what only this store has: sessions shared
  * by stores on two pools (as two hosts would be), changes applied at once through both all kept,
- * maxSessions held across both, the SQL changes agreeing with core's applyChange, last_seen and
+ * maxSessions held across both, the SQL changes agreeing with core's applySessionChange, last_seen and
  * the sweep, a borrowed pool, and bounded failure without a server. Without the URL the suites
  * are skipped and say why.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { applyChange, type LegacySession, MAX_SUBSCRIPTIONS, type SessionChange } from '@tessera/core'
+import {
+  applySessionChange,
+  MAX_SUBSCRIPTIONS,
+  type SessionChange,
+  type SessionRecord,
+} from '@tessera/core/ports'
 import fc from 'fast-check'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -45,7 +50,7 @@ describe.skipIf(!url)('postgresSessionStore', () => {
   /** The raw row of a session, read on a connection of its own. */
   const rawRow = async (table: string, id: string) =>
     (
-      await admin!.query<{ data: LegacySession; last_seen: Date }>(
+      await admin!.query<{ data: SessionRecord; last_seen: Date }>(
         `SELECT data, last_seen FROM "${table}" WHERE id = $1`,
         [id],
       )
@@ -120,7 +125,7 @@ describe.skipIf(!url)('postgresSessionStore', () => {
     await close()
   })
 
-  it('computes every change in SQL exactly as core applyChange does', async () => {
+  it('computes every change in SQL exactly as core applySessionChange does', async () => {
     const table = freshTable()
     const store = postgresSessionStore({ connectionString: url!, table })
     const uri = fc.constantFrom('config://a', 'config://b', 'file:///it\'s "quoted"', 'ünïcode://é')
@@ -138,7 +143,7 @@ describe.skipIf(!url)('postgresSessionStore', () => {
           const model = sampleSession({ subscriptions: [...new Set(initial)] })
           await store.create(model)
           for (const c of changes) {
-            applyChange(model, c)
+            applySessionChange(model, c)
             expect(await store.apply(model.id, c)).toEqual(model)
           }
           expect(await store.get(model.id)).toEqual(model)

@@ -7,15 +7,22 @@
  * before a sweep deletes it, and nothing ever brings it back.
  *
  * `apply` is one `UPDATE … SET data = <change> … RETURNING data`: the change is computed in SQL
- * with jsonb operators mirroring core's `applyChange`, and the row lock makes it atomic, so two
+ * with jsonb operators mirroring core's `applySessionChange`, and the row lock makes it atomic, so two
  * hosts changing one session at once both keep their change. `get` refreshes last_seen in one
  * statement; `apply` does not (a change is not a use). `create` sweeps idle rows; with
  * `maxSessions` it counts the live ones and inserts in one transaction, under an advisory lock
  * that serialises creates of every host on the table.
  */
-import { type LegacySession, MAX_SUBSCRIPTIONS, type SessionChange, type SessionStore } from '@tessera/core'
+import {
+  MAX_SUBSCRIPTIONS,
+  positiveInteger,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+  withTimeout,
+} from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, positive, withTimeout } from './postgres-client.ts'
+import { createPool } from './postgres-client.ts'
 
 export interface PostgresSessionStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -37,9 +44,10 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
   const table = options.table ?? 'tessera_sessions'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
-  const max = options.maxSessions === undefined ? undefined : positive(options.maxSessions, 'maxSessions')
-  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
+  const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
+  const max =
+    options.maxSessions === undefined ? undefined : positiveInteger(options.maxSessions, 'maxSessions')
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const owned = options.pool === undefined
   const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresSessionStore')
   const sql = statements(table, idleMs, max)
@@ -99,10 +107,10 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
 }
 
 interface Row {
-  data: LegacySession
+  data: SessionRecord
 }
 
-function readSession(row: Row | undefined): LegacySession | undefined {
+function readSession(row: Row | undefined): SessionRecord | undefined {
   if (!row) return undefined
   const session = row.data
   if (!Array.isArray(session.subscriptions)) session.subscriptions = []
@@ -164,7 +172,7 @@ function statements(table: string, idleMs: number, max: number | undefined) {
     // greatest(): a get that started earlier but commits later never moves last_seen back.
     touch: `WITH gone AS (DELETE FROM ${t} WHERE id = $1 AND ${idle})
       UPDATE ${t} SET last_seen = greatest(last_seen, now()) WHERE id = $1 AND ${live} RETURNING data`,
-    // Mirrors core's applyChange, kind by kind.
+    // Mirrors core's applySessionChange, kind by kind.
     apply: {
       initialized: update(`jsonb_set(data, '{initialized}', 'true'::jsonb)`),
       logLevel: update(`jsonb_set(data, '{logLevel}', to_jsonb($2::text))`),

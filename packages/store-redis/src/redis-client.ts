@@ -1,8 +1,9 @@
 /**
  * @module redis-client
  * The Redis plumbing every store of this package shares: connecting with bounded timeouts,
- * running a Lua script by hash (reloading it after a `SCRIPT FLUSH`), a time limit on any call,
- * and the server-clock snippet the scripts use so leases never depend on a host's clock.
+ * running a Lua script by hash (reloading it after a `SCRIPT FLUSH`), and the server-clock
+ * snippet the scripts use so leases never depend on a host's clock. The time limit on a call and
+ * the option checks are core's (`withTimeout`, `positiveInteger` from `@tessera/core/ports`).
  */
 import { createHash } from 'node:crypto'
 import { Redis } from 'ioredis'
@@ -46,21 +47,6 @@ export async function evalScript(
     if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
     return client.eval(s.source, keys.length, ...keys, ...args)
   }
-}
-
-/** Rejects when `promise` takes longer than `ms`, so a Redis outage never hangs a request. */
-export function withTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${operation} timed out after ${ms} ms`)), ms)
-    timer.unref()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-export function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
 }
 
 /** Closes a client the store opened itself; a client passed in stays open. */

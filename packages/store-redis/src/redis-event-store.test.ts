@@ -1,13 +1,14 @@
 /**
  * @module redis-event-store.test
- * The EventStore contract, run against the in-memory store and against Redis Streams
- * (TESSERA_TEST_REDIS_URL, under a key prefix unique to this run and deleted afterwards; without
- * the URL the Redis suites are skipped and say why), plus what only the Redis store has: key
- * expiry, a replay on one store of what another appended, connections released on abort and close.
+ * The EventStore contract, run against Redis Streams (TESSERA_TEST_REDIS_URL, under a key prefix
+ * unique to this run and deleted afterwards; without the URL the Redis suites are skipped and say
+ * why), plus what only the Redis store has: entry ids that carry the event's seq, key expiry,
+ * distinct gapless ids from two stores appending to one stream at once, a replay on one store of
+ * what another appended, connections released on abort and close.
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { memoryEventStore, type StoredEvent } from '@tessera/core'
+import { parseEventId, type StoredEvent } from '@tessera/core/ports'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { describeEventStore, sampleStreamId } from '../../../test/contracts/event-store-contract.ts'
@@ -18,7 +19,6 @@ const skip = url ? undefined : 'TESSERA_TEST_REDIS_URL is not set'
 if (skip) process.stderr.write(`redis-event-store tests skipped: ${skip}\n`)
 const keyPrefix = `tessera-test:${randomBytes(6).toString('hex')}:events:`
 
-describeEventStore('memory', (options) => memoryEventStore(options))
 describeEventStore(
   'redis',
   (options) => redisEventStore({ url: url!, keyPrefix, ...options }),
@@ -47,17 +47,42 @@ describe.skipIf(!url)('redisEventStore', () => {
     await admin.quit()
   })
 
-  it('uses Redis entry ids and sets the stream TTL on append and finish', async () => {
+  it('mints `<stream>/<seq>` ids on `<seq>-0` entries, and sets the stream TTL on append and finish', async () => {
     const store = redisEventStore({ url: url!, keyPrefix, streamTtlMs: 60_000 })
     const stream = sampleStreamId()
-    const id = await store.append(stream, note(1))
-    expect(id).toMatch(new RegExp(`^${stream.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}/\\d+-\\d+$`))
+    const other = sampleStreamId()
+    expect(await store.append(stream, undefined)).toBe(`${stream}/1`)
+    expect(await store.append(other, note(1))).toBe(`${other}/1`)
+    expect(await store.append(stream, note(1))).toBe(`${stream}/2`)
     const key = `${keyPrefix}${stream}`
+    expect((await admin!.xrange(key, '-', '+')).map(([id]) => id)).toEqual(['1-0', '2-0'])
     expect(await admin!.pttl(key)).toBeGreaterThan(55_000)
     await admin!.pexpire(key, 5_000)
     await store.finish(stream)
     expect(await admin!.pttl(key)).toBeGreaterThan(55_000)
-    expect(await admin!.xlen(key)).toBe(2)
+    expect(await admin!.xlen(key)).toBe(3)
+    await store.close()
+  })
+
+  it('mints distinct, gapless ids for two stores appending to one stream at once', async () => {
+    const a = redisEventStore({ url: url!, keyPrefix })
+    const b = redisEventStore({ url: url!, keyPrefix })
+    const stream = sampleStreamId()
+    const ids = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).append(stream, note(i))),
+    )
+    expect(ids.map((id) => parseEventId(id)?.seq).sort((x, y) => x! - y!)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    )
+    await Promise.all([a.close(), b.close()])
+  })
+
+  it('reloads its append script after SCRIPT FLUSH', async () => {
+    const store = redisEventStore({ url: url!, keyPrefix })
+    const stream = sampleStreamId()
+    await store.append(stream, undefined)
+    await admin!.script('FLUSH')
+    expect(await store.append(stream, note(1))).toBe(`${stream}/2`)
     await store.close()
   })
 
@@ -118,7 +143,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await store.close()
   })
 
-  it('works on a client it does not own, and leaves it open', async () => {
+  it('works on a client it does not own, leaves it open, and refuses calls once closed', async () => {
     const client = new Redis(url!)
     const store = redisEventStore({ client, keyPrefix })
     const stream = sampleStreamId()
@@ -129,6 +154,8 @@ describe.skipIf(!url)('redisEventStore', () => {
     await expect(replay).resolves.toBe(stream)
     await store.close()
     expect(await client.ping()).toBe('PONG')
+    await expect(store.append(stream, undefined)).rejects.toThrow(/not open/)
+    await expect(store.replay(priming, () => {}, new AbortController().signal)).rejects.toThrow(/not open/)
     await client.quit()
   })
 })

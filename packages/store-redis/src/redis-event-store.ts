@@ -2,15 +2,25 @@
  * @module redis-event-store
  * The message log behind resumable SSE streams of the handshake era (2025-11-25), in Redis
  * Streams, so a client whose connection to one instance broke resumes on any other. One Redis
- * stream per SSE stream; an event id is `<streamId>/<entry id>`, exactly what the client echoes
- * in `Last-Event-ID`. `finish` appends an end marker. A replay reads the backlog with XRANGE,
- * then follows new entries with XREAD BLOCK on its own connection (a blocked connection serves
- * nobody else), in short blocks so an abort is honoured within a fraction of a second.
+ * stream per SSE stream. Event ids follow core's one rule (`formatEventId(streamId, seq)`, read
+ * back with `parseEventId`), so the entry ids are not Redis's own clock-based ones: an append is a
+ * script that gives the entry the id `<seq>-0`, one more than the stream's last, atomically, so
+ * instances appending to one stream at once never mint the same id. `finish` appends an end
+ * marker. A replay reads the backlog with XRANGE, then follows new entries with XREAD BLOCK on its
+ * own connection (a blocked connection serves nobody else), in short blocks so an abort is
+ * honoured within a fraction of a second.
  */
-import type { EventStore, StoredEvent } from '@tessera/core'
-import { streamOf } from '@tessera/core'
+import {
+  assertStreamId,
+  type EventStore,
+  formatEventId,
+  parseEventId,
+  positiveInteger,
+  type StoredEvent,
+  withTimeout,
+} from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
-import { closeOwned, connect, positive, withTimeout } from './redis-client.ts'
+import { closeOwned, connect, evalScript, script } from './redis-client.ts'
 
 export interface RedisEventStoreOptions {
   /** Connection URL (`redis://…`); the store owns that connection and closes it. */
@@ -33,16 +43,24 @@ export interface RedisEventStoreOptions {
 const MESSAGE = 'm'
 const PRIMING = 'p'
 const END = 'e'
-const ENTRY_ID = /^\d{1,20}-\d{1,20}$/
 const BATCH = 100
+
+// KEYS: the stream. ARGV: field, value, entries kept, ttl (ms). Returns the new entry's seq.
+// The newest entry is never trimmed, so it always holds the stream's last seq.
+const APPEND = script(`local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+local seq = 1
+if last then seq = tonumber(string.match(last[1], '^(%d+)')) + 1 end
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], string.format('%d-0', seq), ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return seq`)
 
 type Entry = [id: string, fields: string[]]
 
 export function redisEventStore(options: RedisEventStoreOptions): EventStore {
-  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
-  const maxEvents = positive(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
-  const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
-  const blockMs = positive(options.blockMs ?? 500, 'blockMs')
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
+  const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
+  const blockMs = positiveInteger(options.blockMs ?? 500, 'blockMs')
   const owned = options.client === undefined
   const client = options.client ?? connect(options.url, timeoutMs, 'redisEventStore')
   const prefix = options.keyPrefix ?? 'tessera:events:'
@@ -50,18 +68,23 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
   const readers = new Set<Redis>()
   let closed = false
 
-  const add = async (streamId: string, field: string, value: string): Promise<string> => {
-    const key = prefix + streamId
+  const assertOpen = () => {
+    if (closed) throw new Error('redis event store is not open')
+  }
+
+  /** Appends one entry; resolves with its seq. */
+  const add = async (streamId: string, field: string, value: string): Promise<number> => {
+    assertOpen()
+    assertStreamId(streamId)
     // The end marker is not an event: it must not push one out of the bound.
     const keep = field === END ? maxEvents + 1 : maxEvents
-    const replies = await withTimeout(
+    const seq = await withTimeout(
       'event store append',
-      client.multi().xadd(key, 'MAXLEN', '~', keep, '*', field, value).pexpire(key, ttlMs).exec(),
+      evalScript(client, APPEND, [prefix + streamId], [field, value, keep, ttlMs]),
       timeoutMs,
     )
-    const [error, id] = replies?.[0] ?? [new Error('event store append was discarded'), undefined]
-    if (error) throw error
-    return id as string
+    if (typeof seq !== 'number') throw new Error('event store append got no seq')
+    return seq
   }
 
   /** Delivers entries in order; true once the end marker is reached. */
@@ -71,7 +94,7 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
       if (field === END) return true
       const message =
         field === MESSAGE ? (JSON.parse(fields[1] ?? 'null') as StoredEvent['message']) : undefined
-      onEvent({ id: `${streamId}/${id}`, message })
+      onEvent({ id: formatEventId(streamId, seqOf(id)), message })
     }
     return false
   }
@@ -117,24 +140,33 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
   }
 
   return {
-    append(streamId, message) {
-      return add(
+    async append(streamId, message) {
+      const seq = await add(
         streamId,
         message === undefined ? PRIMING : MESSAGE,
         message === undefined ? '' : JSON.stringify(message),
-      ).then((id) => `${streamId}/${id}`)
+      )
+      return formatEventId(streamId, seq)
     },
     async finish(streamId) {
       await add(streamId, END, '')
     },
     async replay(eventId, onEvent, signal) {
-      const streamId = streamOf(eventId)
-      const after = eventId.slice(eventId.lastIndexOf('/') + 1)
-      if (streamId === undefined || !ENTRY_ID.test(after)) return undefined
+      assertOpen()
+      const parsed = parseEventId(eventId)
+      if (parsed === undefined) return undefined
+      const { streamId } = parsed
       const key = prefix + streamId
-      if ((await withTimeout('event store replay', client.exists(key), timeoutMs)) === 0) return undefined
+      const [last] = (await withTimeout(
+        'event store replay',
+        client.xrevrange(key, '+', '-', 'COUNT', 1),
+        timeoutMs,
+      )) as Entry[]
+      if (last === undefined) return undefined
+      // Finished, and the id is at or past its end: nothing will ever come after it.
+      if (last[1][0] === END && seqOf(last[0]) <= parsed.seq) return streamId
       // The backlog, in batches, on the shared connection.
-      let cursor = after
+      let cursor = `${parsed.seq}-0`
       while (!signal.aborted) {
         const entries = (await withTimeout(
           'event store replay',
@@ -159,4 +191,9 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
       await closeOwned(client, owned)
     },
   }
+}
+
+/** The seq of an entry this store added (`<seq>-0`). */
+function seqOf(entryId: string): number {
+  return Number(entryId.slice(0, entryId.indexOf('-')))
 }

@@ -2,12 +2,17 @@
  * @module redis-notification-bus
  * The server event bus over Redis pub/sub, for several instances behind one endpoint: a resource
  * updated on one instance reaches listen and GET streams held by the others, and a handshake-era
- * client's answer, cancel or DELETE reaches the instance that holds the session's request. Events
- * are delivered locally at once and published for the others; an instance ignores its own echo.
+ * client's answer, cancel or DELETE reaches the instance that holds the session's request.
+ *
+ * Everything but the transport is core's bus relay (`createBusRelay`): the wire message, the
+ * validation of what arrives, the echo filter, local delivery, listeners isolated from each
+ * other. This module only publishes the relay's text on the channel and hands it what the
+ * channel brings. SUBSCRIBE takes a connection for itself, so the bus subscribes on a duplicate
+ * of the publishing client.
  */
-import { randomBytes } from 'node:crypto'
-import { isLocalEvent, type NotificationBus, type ServerEvent, type ServerEventListener } from '@tessera/core'
+import { createBusRelay, type NotificationBus } from '@tessera/core/ports'
 import { Redis } from 'ioredis'
+import { closeOwned } from './redis-client.ts'
 
 export interface RedisNotificationBusOptions {
   /** Connection URL (`redis://…`); the bus owns its connections and closes them. */
@@ -16,59 +21,65 @@ export interface RedisNotificationBusOptions {
   client?: Redis
   /** The pub/sub channel every instance of one server shares. Default `tessera:bus`. */
   channel?: string
-  /** Called when Redis fails; events still reach this instance's own listeners. */
+  /**
+   * Called when Redis fails, a listener throws or an unreadable message arrives; events still
+   * reach this instance's own listeners.
+   */
   onError?: (error: Error) => void
 }
 
-interface Envelope {
-  origin: string
-  event: ServerEvent
+export interface RedisNotificationBus extends NotificationBus {
+  /** Resolves once the bus is subscribed to its channel (events from others reach it from then on). */
+  ready(): Promise<void>
 }
 
-export function redisNotificationBus(options: RedisNotificationBusOptions): NotificationBus {
+export function redisNotificationBus(options: RedisNotificationBusOptions): RedisNotificationBus {
   const channel = options.channel ?? 'tessera:bus'
   const owned = options.client === undefined
   if (owned && !options.url) throw new TypeError('redisNotificationBus needs a url or a client')
   const publisher = options.client ?? new Redis(options.url!, { maxRetriesPerRequest: 1 })
   const subscriber = publisher.duplicate()
-  const origin = randomBytes(9).toString('base64url')
-  const listeners = new Set<ServerEventListener>()
-  const onError = (error: Error) => options.onError?.(error)
+  const onError = (error: Error) => {
+    try {
+      options.onError?.(error)
+    } catch {
+      // A failing error handler must not break the bus.
+    }
+  }
+  let closing: Promise<void> | undefined
+  const relay = createBusRelay({
+    send: (payload) => {
+      // Once closing, events stay local: the connection is going (or belongs to the caller again).
+      if (closing === undefined) publisher.publish(channel, payload).catch(onError)
+    },
+    onError,
+  })
   publisher.on('error', onError)
   subscriber.on('error', onError)
-  const deliver = (event: ServerEvent) => {
-    for (const listener of listeners) listener(event)
-  }
   subscriber.on('message', (from: string, text: string) => {
-    if (from !== channel) return
-    const envelope = parse(text)
-    if (envelope && envelope.origin !== origin && !isLocalEvent(envelope.event)) deliver(envelope.event)
+    if (from === channel) relay.receive(text)
   })
-  const ready = subscriber.subscribe(channel).catch(onError)
+  const subscribed = subscriber.subscribe(channel).then(
+    () => undefined,
+    (error: Error) => {
+      onError(error)
+      throw error
+    },
+  )
+  // Reported above; a bus nobody awaits must not leave an unhandled rejection behind.
+  subscribed.catch(() => undefined)
   return {
-    publish(event) {
-      deliver(event)
-      if (isLocalEvent(event)) return
-      const envelope: Envelope = { origin, event }
-      publisher.publish(channel, JSON.stringify(envelope)).catch(onError)
+    publish: relay.publish,
+    subscribe: relay.subscribe,
+    ready: () => subscribed,
+    close() {
+      closing ??= (async () => {
+        await subscribed.catch(() => undefined)
+        subscriber.disconnect()
+        publisher.off('error', onError)
+        await closeOwned(publisher, owned)
+      })()
+      return closing
     },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    async close() {
-      await ready
-      subscriber.disconnect()
-      if (owned) await publisher.quit().catch(() => publisher.disconnect())
-    },
-  }
-}
-
-function parse(text: string): Envelope | undefined {
-  try {
-    const value = JSON.parse(text) as Envelope
-    return typeof value?.origin === 'string' && typeof value.event?.type === 'string' ? value : undefined
-  } catch {
-    return undefined
   }
 }

@@ -1,12 +1,11 @@
 /**
  * @module redis-session-store.test
- * The SessionStore contract, run against the in-memory store and against Redis
- * (TESSERA_TEST_REDIS_URL, under a key prefix unique to this run and deleted afterwards; without
- * the URL the Redis suites are skipped and say why), plus what only the Redis store has: native
- * expiry, a borrowed client, script reloading, bounded failure without a server.
+ * The SessionStore contract, run against Redis (TESSERA_TEST_REDIS_URL, under a key prefix unique
+ * to this run and deleted afterwards; without the URL the Redis suites are skipped and say why),
+ * plus what only the Redis store has: native expiry, a borrowed client, script reloading, bounded
+ * failure without a server.
  */
 import { randomBytes } from 'node:crypto'
-import { memorySessionStore } from '@tessera/core'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { describeSessionStore, sampleSession } from '../../../test/contracts/session-store-contract.ts'
@@ -20,7 +19,6 @@ let stores = 0
 /** Each store gets its own prefix, so the session count of one test never sees another's. */
 const freshPrefix = () => `${runPrefix}${++stores}:`
 
-describeSessionStore('memory', (options) => memorySessionStore(options))
 describeSessionStore(
   'redis',
   (options) => redisSessionStore({ url: url!, keyPrefix: freshPrefix(), ...options }),
@@ -85,7 +83,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('works on a client it does not own, and leaves it open', async () => {
+  it('works on a client it does not own, leaves it open, and refuses calls once closed', async () => {
     const client = new Redis(url!)
     const store = redisSessionStore({ client, keyPrefix: freshPrefix() })
     const session = sampleSession()
@@ -93,6 +91,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     expect(await store.get(session.id)).toEqual(session)
     await store.close()
     expect(await client.ping()).toBe('PONG')
+    await expect(store.get(session.id)).rejects.toThrow(/not open/)
     await client.quit()
   })
 

@@ -6,9 +6,16 @@
  * scored by last use (server clock) counts live sessions without SCAN: the create script trims
  * the members idle past `idleMs` and refuses when the set is full, atomically.
  */
-import { type LegacySession, MAX_SUBSCRIPTIONS, type SessionChange, type SessionStore } from '@tessera/core'
+import {
+  MAX_SUBSCRIPTIONS,
+  positiveInteger,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+  withTimeout,
+} from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
-import { closeOwned, connect, evalScript, NOW_MS, positive, script, withTimeout } from './redis-client.ts'
+import { closeOwned, connect, evalScript, NOW_MS, script } from './redis-client.ts'
 
 export interface RedisSessionStoreOptions {
   /** Connection URL (`redis://…`); the store owns that connection and closes it. */
@@ -91,9 +98,9 @@ return removed`
 const SCRIPTS = { create: script(CREATE), get: script(GET), apply: script(APPLY), delete: script(DELETE) }
 
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
-  const timeoutMs = positive(options.timeoutMs ?? 2000, 'timeoutMs')
-  const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
-  const max = options.maxSessions === undefined ? 0 : positive(options.maxSessions, 'maxSessions')
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
+  const max = options.maxSessions === undefined ? 0 : positiveInteger(options.maxSessions, 'maxSessions')
   const owned = options.client === undefined
   const client = options.client ?? connect(options.url, timeoutMs, 'redisSessionStore')
   const prefix = options.keyPrefix ?? 'tessera:session:'
@@ -101,12 +108,24 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const keyOf = (id: string) => `${prefix}s:${id}`
   const index = `${prefix}index`
 
-  const run = (operation: keyof typeof SCRIPTS, id: string, ...args: (string | number)[]): Promise<unknown> =>
-    withTimeout(
+  let closed = false
+  // A closed store refuses even on a client that stays open (a borrowed or shared one).
+  const assertOpen = () => {
+    if (closed) throw new Error('redis session store is not open')
+  }
+
+  const run = async (
+    operation: keyof typeof SCRIPTS,
+    id: string,
+    ...args: (string | number)[]
+  ): Promise<unknown> => {
+    assertOpen()
+    return withTimeout(
       `session store ${operation}`,
       evalScript(client, SCRIPTS[operation], [keyOf(id), index], args),
       timeoutMs,
     )
+  }
 
   return {
     async create(session) {
@@ -116,6 +135,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       return readSession(await run('get', id, idleMs, max, id))
     },
     async apply(id, change) {
+      assertOpen()
       const value = await withTimeout(
         'session store apply',
         evalScript(
@@ -132,6 +152,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       return (await run('delete', id, id)) === 1
     },
     async close() {
+      closed = true
       await closeOwned(client, owned)
     },
   }
@@ -143,9 +164,9 @@ function changeArgument(change: SessionChange): string {
   return ''
 }
 
-function readSession(value: unknown): LegacySession | undefined {
+function readSession(value: unknown): SessionRecord | undefined {
   if (typeof value !== 'string') return undefined
-  const session = JSON.parse(value) as LegacySession
+  const session = JSON.parse(value) as SessionRecord
   if (!Array.isArray(session.subscriptions)) session.subscriptions = []
   return session
 }

@@ -1,11 +1,14 @@
 /**
  * @module store-sqlite
  * SQLite stores for Tessera, shared by the processes of one host: single-use records, and the
- * sessions and resumable stream events of the 2025-11-25 handshake era.
+ * sessions and resumable stream events of the 2025-11-25 handshake era. `sqliteStores` builds
+ * all three over one file; the factories of each store remain for custom layouts.
  */
 export type { SqliteEventStoreOptions } from './sqlite-event-store.ts'
 export { sqliteEventStore } from './sqlite-event-store.ts'
+export type { SqliteReplayStoreOptions } from './sqlite-replay-store.ts'
+export { sqliteReplayStore } from './sqlite-replay-store.ts'
 export type { SqliteSessionStoreOptions } from './sqlite-session-store.ts'
 export { sqliteSessionStore } from './sqlite-session-store.ts'
-export type { SqliteReplayStoreOptions } from './sqlite-store.ts'
-export { sqliteReplayStore } from './sqlite-store.ts'
+export type { SqliteStores, SqliteStoresOptions } from './sqlite-stores.ts'
+export { sqliteStores } from './sqlite-stores.ts'

@@ -4,7 +4,9 @@
  * file, so a client whose connection to one process broke resumes on any other process of the
  * host. Two tables: the events (stream, seq, message JSON or NULL for the priming event,
  * created ms) and one row per stream (its last seq, whether it finished, when it last changed).
- * An event id is `<streamId>/<seq>`, exactly what the client echoes in `Last-Event-ID`.
+ * An event id is core's `formatEventId(streamId, seq)`, exactly what the client echoes in
+ * `Last-Event-ID`, and is read back with core's `parseEventId`, so every store agrees on which ids
+ * name an event.
  *
  * `append` allocates the next seq and trims the stream inside one `BEGIN IMMEDIATE`
  * transaction, so processes appending to one stream at once never mint the same id. A replay
@@ -13,13 +15,19 @@
  * A stream unchanged for `streamTtlMs` is unknown to replays, and its rows are swept now and
  * then by `append`.
  */
-import { createFollowerWakeups, type EventStore, type StoredEvent, streamOf } from '@tessera/core'
+import {
+  assertStreamId,
+  createFollowerWakeups,
+  type EventStore,
+  formatEventId,
+  parseEventId,
+  positiveInteger,
+  type StoredEvent,
+} from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { openDatabase, positive } from './sqlite-database.ts'
+import { type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
 
-export interface SqliteEventStoreOptions {
-  /** Database file; every process that must see the events opens the same one. `:memory:` for tests. */
-  path: string
+export interface SqliteEventStoreOptions extends DatabaseOptions {
   /** Name of the events table (letters, digits, underscore); streams go in `<table>_streams`. Default `tessera_events`. */
   table?: string
   /** Events kept per stream (default 1000; older ones are dropped). */
@@ -29,21 +37,15 @@ export interface SqliteEventStoreOptions {
   /** How often a replay looks for events appended by another process (default 25 ms). */
   pollMs?: number
   /**
-   * How long a call waits for another process's write lock. better-sqlite3 is synchronous,
-   * so this wait blocks the event loop: keep it short. Default 2000.
-   */
-  busyTimeoutMs?: number
-  /**
    * SQLite `synchronous` level. NORMAL (default) is safe from corruption under WAL and may lose
-   * the last events on a power loss only, which a resumable stream can afford.
+   * the last events on a power loss only, which a resumable stream can afford. Ignored with
+   * `database`.
    */
   synchronous?: 'FULL' | 'NORMAL'
   /** Delete expired streams once this many appends have been made since the last sweep. Default 256. */
   sweepEvery?: number
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
-const SEQ = /^[1-9][0-9]{0,15}$/
 /** Rows read per query of a replay. */
 const BATCH = 100
 
@@ -59,19 +61,16 @@ interface EventRow {
 export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const table = options.table ?? 'tessera_events'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const maxEvents = positive(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
-  const ttlMs = positive(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
-  const pollMs = positive(options.pollMs ?? 25, 'pollMs')
-  const sweepEvery = positive(options.sweepEvery ?? 256, 'sweepEvery')
-  const busyTimeoutMs = options.busyTimeoutMs ?? 2000
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-    throw new RangeError('busyTimeoutMs must be a non-negative integer.')
-  const db = openDatabase(options.path, busyTimeoutMs, options.synchronous ?? 'NORMAL')
+  const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
+  const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
+  const pollMs = positiveInteger(options.pollMs ?? 25, 'pollMs')
+  const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
+  const { db, owned } = storeDatabase(options, options.synchronous ?? 'NORMAL', 'sqliteEventStore')
   let sql: ReturnType<typeof prepareStatements>
   try {
     sql = prepareStatements(db, table)
   } catch (error) {
-    db.close()
+    if (owned) db.close()
     throw error
   }
   /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
@@ -93,32 +92,39 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
     sql.sweepStreams.run(limit)
   })
 
+  const assertOpen = () => {
+    if (closed) throw new Error('sqlite event store is not open')
+  }
+
   /** The stream while it lives, read before its rows: when it says finished, every event is there. */
   const liveStream = (streamId: string) =>
     sql.stream.get(streamId, Date.now() - ttlMs) as StreamRow | undefined
 
   return {
     async append(streamId, message) {
-      if (typeof streamId !== 'string' || streamId.length === 0)
-        throw new TypeError('streamId must be a non-empty string')
+      assertOpen()
+      assertStreamId(streamId)
       if (++appendsSinceSweep >= sweepEvery) {
         appendsSinceSweep = 0
         sweep.immediate(Date.now() - ttlMs)
       }
       const seq = add.immediate(streamId, message === undefined ? null : JSON.stringify(message))
       wakeups.wake(streamId)
-      return `${streamId}/${seq}`
+      return formatEventId(streamId, seq)
     },
     async finish(streamId) {
+      assertOpen()
+      assertStreamId(streamId)
       sql.finish.run({ stream: streamId, now: Date.now() })
       wakeups.wake(streamId)
     },
     async replay(eventId, onEvent, signal) {
-      const streamId = streamOf(eventId)
-      const after = eventId.slice(eventId.lastIndexOf('/') + 1)
-      if (streamId === undefined || !SEQ.test(after)) return undefined
-      let cursor = Number(after)
-      if (!Number.isSafeInteger(cursor) || liveStream(streamId) === undefined) return undefined
+      assertOpen()
+      const parsed = parseEventId(eventId)
+      if (parsed === undefined) return undefined
+      const { streamId } = parsed
+      let cursor = parsed.seq
+      if (liveStream(streamId) === undefined) return undefined
       while (!signal.aborted && !closed) {
         const stream = liveStream(streamId)
         // Expired (or swept) while followed: nothing more will come.
@@ -129,7 +135,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
             cursor = row.seq
             const message =
               row.message === null ? undefined : (JSON.parse(row.message) as StoredEvent['message'])
-            onEvent({ id: `${streamId}/${row.seq}`, message })
+            onEvent({ id: formatEventId(streamId, row.seq), message })
           }
           if (rows.length < BATCH || closed) break
         }
@@ -141,7 +147,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
     async close() {
       closed = true
       wakeups.wakeAll()
-      if (db.open) db.close()
+      if (owned && db.open) db.close()
     },
   }
 }

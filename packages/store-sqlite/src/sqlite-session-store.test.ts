@@ -16,8 +16,8 @@ import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { describeSessionStore, sampleSession } from '../../../test/contracts/session-store-contract.ts'
+import { sqliteReplayStore } from './sqlite-replay-store.ts'
 import { sqliteSessionStore } from './sqlite-session-store.ts'
-import { sqliteReplayStore } from './sqlite-store.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-sqlite-sessions-'))
 const path = join(dir, 'sessions.db')

@@ -4,18 +4,22 @@
  * every session. One row per session: its JSON and when it was last used (ms). A row idle past
  * `idleMs` is gone: reads treat it so and delete it, and `create` sweeps such rows before it
  * counts the live ones against `maxSessions`. A change is read, applied with core's
- * `applyChange` and written back inside one `BEGIN IMMEDIATE` transaction: the write lock is
+ * `applySessionChange` and written back inside one `BEGIN IMMEDIATE` transaction: the write lock is
  * taken before the read, so two processes changing one session at once both keep their change.
  * better-sqlite3 is synchronous; every call runs inside an async function, so a failure is a
  * rejected promise, never a throw.
  */
-import { applyChange, type LegacySession, type SessionChange, type SessionStore } from '@tessera/core'
+import {
+  applySessionChange,
+  positiveInteger,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+} from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { openDatabase, positive } from './sqlite-database.ts'
+import { type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
 
-export interface SqliteSessionStoreOptions {
-  /** Database file; every process that must see the sessions opens the same one. `:memory:` for tests. */
-  path: string
+export interface SqliteSessionStoreOptions extends DatabaseOptions {
   /** Table name (letters, digits, underscore). Default `tessera_sessions`. */
   table?: string
   /** A session unused this long ends (default 30 minutes). */
@@ -23,18 +27,12 @@ export interface SqliteSessionStoreOptions {
   /** Live sessions kept at most; `create` answers false beyond it. Default: no limit. */
   maxSessions?: number
   /**
-   * How long a call waits for another process's write lock. better-sqlite3 is synchronous,
-   * so this wait blocks the event loop: keep it short. Default 2000.
-   */
-  busyTimeoutMs?: number
-  /**
    * SQLite `synchronous` level. NORMAL (default) is safe from corruption under WAL and may lose
    * the last writes on a power loss only, which sessions (ended by a restart anyway) can afford.
+   * Ignored with `database`.
    */
   synchronous?: 'FULL' | 'NORMAL'
 }
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 
 interface Row {
   data: string
@@ -44,22 +42,24 @@ interface Row {
 export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionStore {
   const table = options.table ?? 'tessera_sessions'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const idleMs = positive(options.idleMs ?? 30 * 60_000, 'idleMs')
-  const max = options.maxSessions === undefined ? undefined : positive(options.maxSessions, 'maxSessions')
-  const busyTimeoutMs = options.busyTimeoutMs ?? 2000
-  if (!Number.isSafeInteger(busyTimeoutMs) || busyTimeoutMs < 0)
-    throw new RangeError('busyTimeoutMs must be a non-negative integer.')
-  const db = openDatabase(options.path, busyTimeoutMs, options.synchronous ?? 'NORMAL')
+  const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
+  const max =
+    options.maxSessions === undefined ? undefined : positiveInteger(options.maxSessions, 'maxSessions')
+  const { db, owned } = storeDatabase(options, options.synchronous ?? 'NORMAL', 'sqliteSessionStore')
   let sql: ReturnType<typeof prepareStatements>
   try {
     sql = prepareStatements(db, table)
   } catch (error) {
-    db.close()
+    if (owned) db.close()
     throw error
+  }
+  let closed = false
+  const assertOpen = () => {
+    if (closed) throw new Error('sqlite session store is not open')
   }
 
   // A row is live while last_seen >= now - idleMs, as in the in-memory store.
-  const create = db.transaction((session: LegacySession, json: string): boolean => {
+  const create = db.transaction((session: SessionRecord, json: string): boolean => {
     const now = Date.now()
     sql.sweep.run(now - idleMs)
     if (max !== undefined && (sql.count.get() as { n: number }).n >= max) return false
@@ -76,7 +76,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
       return undefined
     }
     const session = readSession(row.data)
-    applyChange(session, change)
+    applySessionChange(session, change)
     // The data only: a change is not a use, so last_seen stays as it is.
     sql.write.run(JSON.stringify(session), id)
     return session
@@ -84,10 +84,12 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
 
   return {
     async create(session) {
+      assertOpen()
       const json = JSON.stringify(session)
       return create.immediate(session, json)
     },
     async get(id) {
+      assertOpen()
       const now = Date.now()
       // One statement, atomic on its own: refresh a live row and read it.
       const row = sql.touch.get(now, id, now - idleMs) as { data: string } | undefined
@@ -97,14 +99,17 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
       return undefined
     },
     async apply(id, change) {
+      assertOpen()
       return apply.immediate(id, change)
     },
     async delete(id) {
+      assertOpen()
       const row = sql.remove.get(id) as { last_seen: number } | undefined
       return row !== undefined && row.last_seen >= Date.now() - idleMs
     },
     async close() {
-      if (db.open) db.close()
+      closed = true
+      if (owned && db.open) db.close()
     },
   }
 }
@@ -129,8 +134,8 @@ function prepareStatements(db: Database.Database, table: string) {
   }
 }
 
-function readSession(json: string): LegacySession {
-  const session = JSON.parse(json) as LegacySession
+function readSession(json: string): SessionRecord {
+  const session = JSON.parse(json) as SessionRecord
   if (!Array.isArray(session.subscriptions)) session.subscriptions = []
   return session
 }

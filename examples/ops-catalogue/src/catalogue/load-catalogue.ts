@@ -5,10 +5,10 @@
  * silently half-read is worse than no server.
  */
 import { readFileSync } from 'node:fs'
-import { locateJsonError } from '@tessera/core'
 import type { z } from 'zod'
 import { Catalogue } from './catalogue.ts'
 import { catalogueFile } from './catalogue-schema.ts'
+import { jsonErrorPosition } from './json-position.ts'
 
 export class CatalogueError extends Error {
   override readonly name = 'CatalogueError'
@@ -36,11 +36,12 @@ export function loadCatalogue(path: string): Catalogue {
 /** Parses catalogue text; `source` names the file in errors. */
 export function parseCatalogue(text: string, source: string): Catalogue {
   let raw: unknown
+  // A BOM is legal in a UTF-8 file but not in JSON; editors on some platforms add one.
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   try {
-    // A BOM is legal in a UTF-8 file but not in JSON; editors on some platforms add one.
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    raw = JSON.parse(json)
   } catch (error) {
-    const at = locateJsonError(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    const at = jsonErrorPosition(json, error)
     const reason = (error as Error).message.replace(/ in JSON at position \d+.*$/s, '')
     throw new CatalogueError(
       `${source}:${at.line}:${at.column}: malformed JSON (${reason})`,

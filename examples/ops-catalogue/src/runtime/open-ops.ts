@@ -12,12 +12,13 @@ import { seedDeployments } from '../deployments/seed-deployments.ts'
 import { ensureStateKeys, readKeyFile } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
-import { type Backends, openBackends, openSessionBackends } from './backends.ts'
+import { describeStore, openDeploymentLog, openStores } from './backends.ts'
 
 export interface OpenOps {
   app: McpServer
   catalogue: Catalogue
-  backends: Backends
+  /** Where the data lives, for log lines (no credentials). */
+  store: string
   /** Closes the stores the server does not close itself (the deployment log). */
   closeLog(): Promise<void>
 }
@@ -40,24 +41,23 @@ export async function prepareData(
       'the requestState key file is readable by other users: chmod 600 it',
     )
   }
-  const backends = openBackends(config.store)
+  const log = openDeploymentLog(config.store)
   try {
-    const seeded = await seedDeployments(catalogue, backends.log)
+    const seeded = await seedDeployments(catalogue, log)
     logger.info(
       {
         event: 'catalogue_loaded',
         file: catalogue.source,
         services: catalogue.ids().length,
         seeded: seeded.length,
-        store: backends.describe,
+        store: describeStore(config.store),
       },
       seeded.length > 0
         ? `seeded the deployment log for ${seeded.length} services`
         : 'deployment log already seeded',
     )
   } finally {
-    await backends.log.close()
-    await backends.replayStore.close()
+    await log.close()
   }
   return { catalogue, keys: loaded.keys }
 }
@@ -70,17 +70,14 @@ export function openOps(
 ): OpenOps {
   const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
   const keys = prepared?.keys ?? readKeyFile(config.keysPath).keys
-  const backends = openBackends(config.store)
-  const sessions = openSessionBackends(config.store, config.sessionsPath)
+  const log = openDeploymentLog(config.store)
   const app = createOpsServer({
     catalogue,
-    log: backends.log,
-    replayStore: backends.replayStore,
-    handshake: sessions.handshake,
-    bus: sessions.bus,
+    log,
+    stores: openStores(config.store),
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),
   })
-  return { app, catalogue, backends, closeLog: () => backends.log.close() }
+  return { app, catalogue, store: describeStore(config.store), closeLog: () => log.close() }
 }

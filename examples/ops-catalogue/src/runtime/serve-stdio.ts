@@ -20,7 +20,7 @@ export async function serveStdioMode(config: AppConfig, logger: AppLogger): Prom
     await ops.closeLog()
   }
   onShutdown(logger, close)
-  logger.info({ event: 'serving_stdio', store: ops.backends.describe }, 'ops-catalogue serving on stdio')
+  logger.info({ event: 'serving_stdio', store: ops.store }, 'ops-catalogue serving on stdio')
   await serveStdio(ops.app)
   await close()
   // Answers are on their way out; wait for stdout to take them before the process may end.

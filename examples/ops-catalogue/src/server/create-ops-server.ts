@@ -3,15 +3,7 @@
  * Builds the ops catalogue MCP server from its parts. Transports, stores and keys are chosen by
  * the caller (main, or a test), so the same server runs over HTTP, stdio, one worker or several.
  */
-import {
-  createServer,
-  type HandshakeOptions,
-  type Logger,
-  type McpServer,
-  type NotificationBus,
-  type ReplayStore,
-  type StateKey,
-} from '@tessera/core'
+import { createServer, type Logger, type McpServer, type StateKey, type Stores } from '@tessera/core'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { registerIncidentTriage } from '../prompts/incident-triage.ts'
@@ -28,17 +20,16 @@ export const SERVER_VERSION = '1.0.0'
 export interface OpsServerOptions {
   catalogue: Catalogue
   log: DeploymentLog
-  /** Single-use records of answered rollbacks; every worker and host must share it. */
-  replayStore: ReplayStore
+  /**
+   * Single-use records of answered rollbacks, 2025-11-25 sessions and stream events, and the bus
+   * between workers: every worker and host must share them.
+   */
+  stores: Stores
   /** requestState keys; every worker and host must share them. The first one seals. */
   stateKeys: readonly StateKey[]
   logger: Logger
   /** What the framework logs (refused states, duplicates); default: `logger`. */
   frameworkLogger?: Logger
-  /** Sessions and stream events of 2025-11-25 clients; default: in this process. */
-  handshake?: HandshakeOptions
-  /** Carries notifications, answers and cancels between workers; default: in this process. */
-  bus?: NotificationBus
 }
 
 const INSTRUCTIONS = [
@@ -57,9 +48,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     // The tool list is the same for everyone and changes only with a release.
     cache: { toolsList: { ttlMs: 60_000, cacheScope: 'public' } },
     requestState: { keys: options.stateKeys },
-    replay: { store: options.replayStore },
-    handshake: options.handshake,
-    bus: options.bus,
+    stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
   })
   const deps: OpsDeps = { catalogue: options.catalogue, log: options.log, logger: options.logger }

@@ -3,24 +3,19 @@
  * `rollback`: returns a service to an earlier version, asking first when no version is named.
  *
  * The handler runs again from the top when the answer comes back, so everything above the ask
- * only reads. The answer's action is read before its content: a decline or a cancel ends the
- * call and says nothing was done, whatever came with it. The question is rebuilt from the state
- * it was asked with (not from a history that may have moved since), so it matches the answer; the
- * rollback is then appended only if the head the user decided on is still the head.
+ * only reads. The question is built from what the handler reads (the current version and the
+ * earlier ones): if the history moved between the question and the answer, the question is no
+ * longer the one answered, and the person is asked again about what is true now. The answer's
+ * action is read before its content: a decline or a cancel ends the call and says nothing was
+ * done, whatever came with it. The rollback is appended only if the head it was decided on is
+ * still the head when it is written.
  *
  * `singleUse: true` puts every answered round under the framework's single-use guard: the nonce
  * of the sealed state is claimed before this handler runs, so one answer rolls back once, however
  * often and wherever it is re-sent. A call that names `version` carries no state and no nonce: it
  * is an ordinary call, checked against the current history and nothing more.
  */
-import type {
-  CallToolResult,
-  ElicitationAnswer,
-  ElicitationRequest,
-  McpServer,
-  RequestContext,
-} from '@tessera/core'
-import { elicitForm } from '@tessera/core'
+import { elicitForm, type McpServer, type RequestContext, type ToolResult } from '@tessera/core'
 import { z } from 'zod'
 import type { ServiceEntry } from '../catalogue/catalogue-schema.ts'
 import type { Deployment } from '../deployments/deployment-log.ts'
@@ -31,10 +26,6 @@ import { deploymentShape, serviceArgument, toolError, unknownService } from './t
 /** The key of the one question this tool asks; the client answers under it. */
 export const VERSION_QUESTION = 'version'
 
-/** What the question was asked about, sealed into the requestState and handed back with the answer. */
-const askedState = z.object({ head: z.string(), current: z.string(), offered: z.array(z.string()).min(1) })
-type Asked = z.infer<typeof askedState>
-
 const output = z.object({
   service: z.string(),
   outcome: z.enum(['rolled_back', 'declined', 'cancelled']),
@@ -42,6 +33,7 @@ const output = z.object({
   to: z.string().optional(),
   deployment: deploymentShape.optional(),
 })
+type RollbackResult = ToolResult<typeof output>
 
 export function registerRollback(app: McpServer, deps: OpsDeps): void {
   app.tool(
@@ -64,39 +56,30 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       singleUse: true,
     },
-    async ({ service, version }, ctx) => {
+    async ({ service, version }, ctx): Promise<RollbackResult> => {
       const entry = deps.catalogue.get(service)
       if (entry === undefined) return unknownService(deps.catalogue, service)
       const history = await deps.log.history(service)
       const head = headOf(history)
       if (head === undefined) throw new Error(`the deployment log has no history for ${service}`)
+      const offered = earlierVersions(history)
       if (version !== undefined) {
-        return rollBack(deps, entry, {
-          to: version,
-          allowed: earlierVersions(history),
-          head,
-          ctx,
-          how: 'named in the call',
-        })
+        return rollBack(deps, entry, { to: version, allowed: offered, head, ctx, how: 'named in the call' })
       }
-
-      const asked = previouslyAsked(ctx) ?? {
-        head: head.id,
-        current: head.version,
-        offered: earlierVersions(history),
+      const [newest, ...older] = offered
+      if (newest === undefined) return toolError(`${service} has no earlier version to roll back to.`)
+      const answer = await ctx.ask(VERSION_QUESTION, versionQuestion(entry, head.version, [newest, ...older]))
+      if (answer.action !== 'accept') {
+        const outcome = answer.action === 'decline' ? 'declined' : 'cancelled'
+        return {
+          content: [{ type: 'text', text: `Nothing was done: the rollback of ${service} was ${outcome}.` }],
+          structuredContent: { service, outcome },
+        }
       }
-      if (asked.offered.length === 0) return toolError(`${service} has no earlier version to roll back to.`)
-      const question = versionQuestion(entry, asked)
-      const answer = ctx.answer(VERSION_QUESTION, question)
-      if (answer === undefined) return ctx.inputRequired({ [VERSION_QUESTION]: question }, { state: asked })
-      if (answer.action !== 'accept') return nothingDone(service, answer)
-
-      const chosen = answer.content[VERSION_QUESTION]
-      if (typeof chosen !== 'string') return toolError('The answer named no version; nothing was done.')
       return rollBack(deps, entry, {
-        to: chosen,
-        allowed: asked.offered,
-        head: { id: asked.head, version: asked.current },
+        to: answer.content.version,
+        allowed: offered,
+        head,
         ctx,
         how: 'accepted in an elicitation',
       })
@@ -104,38 +87,16 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
   )
 }
 
-function previouslyAsked(ctx: RequestContext): Asked | undefined {
-  const parsed = askedState.safeParse(ctx.state)
-  return parsed.success ? parsed.data : undefined
-}
-
-function versionQuestion(entry: ServiceEntry, asked: Asked): ElicitationRequest {
+/** The form: one choice among the earlier versions, so the answer's content is typed and checked. */
+function versionQuestion(entry: ServiceEntry, current: string, offered: [string, ...string[]]) {
   return elicitForm({
-    message: `Roll ${entry.name} (${entry.id}) back from ${asked.current}? Choose the version to return to.`,
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        [VERSION_QUESTION]: {
-          type: 'string',
-          title: 'Version',
-          description: `An earlier release of ${entry.id}, newest first.`,
-          enum: asked.offered,
-        },
-      },
-      required: [VERSION_QUESTION],
-    },
+    message: `Roll ${entry.name} (${entry.id}) back from ${current}? Choose the version to return to.`,
+    schema: z.object({
+      [VERSION_QUESTION]: z
+        .enum(offered)
+        .meta({ title: 'Version', description: `An earlier release of ${entry.id}, newest first.` }),
+    }),
   })
-}
-
-function nothingDone(
-  service: string,
-  answer: Exclude<ElicitationAnswer, { action: 'accept' }>,
-): CallToolResult {
-  const outcome = answer.action === 'decline' ? 'declined' : 'cancelled'
-  return {
-    content: [{ type: 'text', text: `Nothing was done: the rollback of ${service} was ${outcome}.` }],
-    structuredContent: { service, outcome },
-  }
 }
 
 interface RollbackPlan {
@@ -148,7 +109,7 @@ interface RollbackPlan {
   how: string
 }
 
-async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan): Promise<CallToolResult> {
+async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan): Promise<RollbackResult> {
   const { to, head } = plan
   if (!plan.allowed.includes(to)) {
     const choices = plan.allowed.length > 0 ? plan.allowed.join(', ') : 'none'

@@ -26,11 +26,14 @@ export const deploymentShape = z.object({
   note: z.string().optional(),
 })
 
-export function toolError(text: string): CallToolResult {
+/** A refusal the model can read: valid for any tool, whatever its output schema. */
+export type ToolFailure = CallToolResult & { isError: true }
+
+export function toolError(text: string): ToolFailure {
   return { content: [{ type: 'text', text }], isError: true }
 }
 
-export function unknownService(catalogue: Catalogue, service: string): CallToolResult {
+export function unknownService(catalogue: Catalogue, service: string): ToolFailure {
   const shown = service.length > 64 ? `${service.slice(0, 64)}…` : service
   return toolError(`Unknown service '${shown}'. Known services: ${catalogue.ids().join(', ')}.`)
 }

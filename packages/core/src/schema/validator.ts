@@ -51,24 +51,39 @@ export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value
 }
 
-/** Compiles a schema; `io: 'input'` makes fields with defaults optional in the advertised schema. */
+/** A zod 3 schema: it has `_def` and `safeParse` but none of zod 4's `_zod` internals. */
+function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value)
+}
+
+/**
+ * Compiles a schema; `io: 'input'` makes fields with defaults optional in the advertised schema.
+ * `label` names the schema in errors (`Tool 'deploy': input`).
+ */
 export function compileSchema<T = unknown>(
   schema: SchemaInput,
   io: 'input' | 'output' = 'input',
+  label = 'schema',
 ): CompiledSchema<T> {
-  if (isZodSchema(schema)) return compileZod<T>(schema, io)
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new TypeError('A schema must be a zod schema or a JSON Schema object.')
+  if (isZodSchema(schema)) return compileZod<T>(schema, io, label)
+  if (isZod3Schema(schema)) {
+    throw new TypeError(
+      `${label} is a zod 3 schema; Tessera needs zod 4 (import { z } from 'zod' with zod@4 installed).`,
+    )
   }
-  return compileJsonSchema<T>(schema)
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new TypeError(`${label} must be a zod schema or a JSON Schema object.`)
+  }
+  return compileJsonSchema<T>(schema, label)
 }
 
-function compileZod<T>(schema: z.ZodType, io: 'input' | 'output'): CompiledSchema<T> {
-  const jsonSchema = z.toJSONSchema(schema, {
-    io,
-    target: 'draft-2020-12',
-    unrepresentable: 'any',
-  }) as JsonSchema
+function compileZod<T>(schema: z.ZodType, io: 'input' | 'output', label: string): CompiledSchema<T> {
+  let jsonSchema: JsonSchema
+  try {
+    jsonSchema = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  } catch (error) {
+    throw new TypeError(`${label} cannot be described as JSON Schema: ${(error as Error).message}`)
+  }
   return {
     jsonSchema,
     validate(value) {
@@ -80,14 +95,19 @@ function compileZod<T>(schema: z.ZodType, io: 'input' | 'output'): CompiledSchem
   }
 }
 
-function compileJsonSchema<T>(schema: JsonSchema): CompiledSchema<T> {
-  // A structured clone keeps later mutation of the caller's object out of what we advertise.
-  const jsonSchema = structuredClone(schema)
+function compileJsonSchema<T>(schema: JsonSchema, label: string): CompiledSchema<T> {
+  // A copy keeps later mutation of the caller's object out of what we advertise.
+  let jsonSchema: JsonSchema
+  try {
+    jsonSchema = structuredClone(schema)
+  } catch {
+    throw new TypeError(`${label} is not plain JSON (it holds functions or class instances).`)
+  }
   let check: AjvValidateFn
   try {
     check = ajvFor(jsonSchema).compile(jsonSchema)
   } catch (error) {
-    throw new TypeError(`Invalid JSON Schema: ${(error as Error).message}`)
+    throw new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`)
   }
   return {
     jsonSchema,
@@ -105,6 +125,37 @@ function compileJsonSchema<T>(schema: JsonSchema): CompiledSchema<T> {
 function pointer(path: ReadonlyArray<PropertyKey>): string {
   if (path.length === 0) return '/'
   return path.map((p) => `/${String(p).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
+}
+
+/** The JSON Schema of a zod object used as an elicitation form: flat, primitive fields only. */
+export function elicitationSchemaOf(schema: z.ZodObject): JsonSchema {
+  let cached = elicitationSchemas.get(schema)
+  if (cached === undefined) {
+    const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema
+    const { $schema: _s, additionalProperties: _a, ...form } = json
+    for (const [name, field] of Object.entries((form.properties ?? {}) as Record<string, JsonSchema>)) {
+      if (!isFormField(field)) {
+        throw new TypeError(
+          `elicitForm: field '${name}' must be a string, number, integer, boolean, string enum or array of string enums.`,
+        )
+      }
+    }
+    cached = form
+    elicitationSchemas.set(schema, cached)
+  }
+  return cached
+}
+
+const elicitationSchemas = new WeakMap<z.ZodObject, JsonSchema>()
+
+function isFormField(field: JsonSchema): boolean {
+  const type = field.type
+  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return true
+  if (type === 'array') {
+    const items = field.items as JsonSchema | undefined
+    return items?.type === 'string' && Array.isArray(items.enum)
+  }
+  return false
 }
 
 /** The empty-object schema of a tool with no parameters. */

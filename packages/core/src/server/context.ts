@@ -1,37 +1,24 @@
 /**
  * @module context
  * The `ctx` every handler receives: who is asking and with what capabilities, the cancellation
- * signal, progress and log notifications for this request, and the multi round-trip helpers.
- * One object per request, with its methods on the prototype.
+ * signal, progress and log notifications for this request, and asking the client for input.
+ * One object per request, its methods on the prototype and its state in private fields.
  */
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../protocol/modern/capabilities.ts'
-import type { Implementation } from '../protocol/modern/envelope.ts'
+import type { Implementation } from '../protocol/modern/request-meta.ts'
 import { type LoggingLevel, passesLevel } from '../protocol/modern/vocabulary.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
-import type { ElicitationAnswer, RootsAnswer, SamplingAnswer } from './mrtr/answers.ts'
-import {
-  type CreateMessageParams,
-  type ElicitFormParams,
-  type ElicitUrlParams,
-  elicitForm,
-  elicitUrl,
-  type InputRequest,
-  listRoots,
-  sampling,
-} from './mrtr/input-requests.ts'
-import { AskSignal, InputRequired } from './mrtr/input-required.ts'
+import type { AnswerOf } from './mrtr/answers.ts'
+import { AskSignal } from './mrtr/ask-signal.ts'
+import { assertInputRequest, type InputRequest } from './mrtr/input-requests.ts'
 import type { RoundState } from './mrtr/round-state.ts'
 
-export type AnswerOf<R extends InputRequest> = R extends { method: 'elicitation/create' }
-  ? ElicitationAnswer
-  : R extends { method: 'sampling/createMessage' }
-    ? SamplingAnswer
-    : RootsAnswer
-export type AnswersOf<T extends Record<string, InputRequest>> = { [K in keyof T]: AnswerOf<T[K]> }
+/** `modern`: 2026-07-28, stateless. `handshake`: 2025-11-25, in a session opened by `initialize`. */
+export type Era = 'modern' | 'handshake'
 
-export type Era = 'modern' | 'legacy'
+export type AnswersOf<T extends Record<string, InputRequest>> = { [K in keyof T]: AnswerOf<T[K]> }
 
 export interface ContextInit {
   requestId: JsonRpcId
@@ -43,7 +30,6 @@ export interface ContextInit {
   logLevel: LoggingLevel | undefined
   progressToken: string | number | undefined
   exchange: Exchange
-  round: RoundState
 }
 
 export class RequestContext {
@@ -54,34 +40,33 @@ export class RequestContext {
   readonly clientCapabilities: ClientCapabilities
   /** Self-reported by the client: display and logging only, never a security decision. */
   readonly clientInfo: Implementation | undefined
-  /** @internal the multi round-trip state of this call (answers, rounds, handler state). */
-  readonly round: RoundState
-  private readonly exchange: Exchange
-  private readonly logLevel: LoggingLevel | undefined
-  private readonly progressToken: string | number | undefined
-  private lastProgress = Number.NEGATIVE_INFINITY
-  private finished = false
+  readonly #exchange: Exchange
+  readonly #logLevel: LoggingLevel | undefined
+  readonly #progressToken: string | number | undefined
+  readonly #round: RoundState
+  #lastProgress = Number.NEGATIVE_INFINITY
 
-  constructor(init: Omit<ContextInit, 'round'>, round: RoundState) {
+  constructor(init: ContextInit, round: RoundState) {
     this.requestId = init.requestId
     this.method = init.method
     this.era = init.era
     this.protocolVersion = init.protocolVersion
     this.clientCapabilities = init.clientCapabilities
     this.clientInfo = init.clientInfo
-    this.exchange = init.exchange
-    this.logLevel = init.logLevel
-    this.progressToken = init.progressToken
-    this.round = round
+    this.#exchange = init.exchange
+    this.#logLevel = init.logLevel
+    this.#progressToken = init.progressToken
+    this.#round = round
   }
 
-  /** Aborts when the client disconnects (HTTP) or sends notifications/cancelled (stdio). */
-  get signal(): AbortSignal {
-    return this.exchange.signal
-  }
-
+  /** The authenticated caller, when the transport authenticated one. */
   get auth(): AuthInfo | undefined {
-    return this.exchange.auth
+    return this.#exchange.auth
+  }
+
+  /** Aborts when the client disconnects (2026-07-28 over HTTP) or cancels the request. */
+  get signal(): AbortSignal {
+    return this.#exchange.signal
   }
 
   /**
@@ -89,102 +74,71 @@ export class RequestContext {
    * Values that do not increase are dropped: the spec requires strictly increasing progress.
    */
   progress(progress: number, total?: number, message?: string): void {
-    if (this.progressToken === undefined || this.finished || !(progress > this.lastProgress)) return
-    this.lastProgress = progress
-    const params: JsonObject = { progressToken: this.progressToken, progress }
+    if (this.#progressToken === undefined || !(progress > this.#lastProgress)) return
+    this.#lastProgress = progress
+    const params: JsonObject = { progressToken: this.#progressToken, progress }
     if (total !== undefined) params.total = total
     if (message !== undefined) params.message = message
-    this.exchange.notify('notifications/progress', params)
+    this.#exchange.send({ jsonrpc: '2.0', method: 'notifications/progress', params })
   }
 
   /**
    * Sends `notifications/message` when this request opted in at or below `level`
-   * (modern: `_meta` logLevel; handshake era: the session's `logging/setLevel`).
+   * (2026-07-28: `_meta` logLevel; handshake era: the session's `logging/setLevel`).
    * Never put secrets or personal data in `data`.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): void {
-    if (this.logLevel === undefined || this.finished || !passesLevel(level, this.logLevel)) return
+    if (this.#logLevel === undefined || !passesLevel(level, this.#logLevel)) return
     const params: JsonObject = { level, data }
     if (logger !== undefined) params.logger = logger
-    this.exchange.notify('notifications/message', params)
+    this.#exchange.send({ jsonrpc: '2.0', method: 'notifications/message', params })
   }
 
-  // ── Multi round-trip requests ────────────────────────────────────────────────────────────
-  // On 2026-07-28 a handler that asks ends its round; the client answers by calling again, and
-  // the handler runs again FROM THE TOP. Everything above an ask must be safe to repeat: put side
-  // effects below the last ask.
-
-  /** The state this handler passed to `inputRequired` in the previous round, if any. */
-  get state(): unknown {
-    return this.round.handlerState
-  }
-
-  /** Explicit style: the validated answer to `request` under `key`, or undefined when not answered. */
-  answer<R extends InputRequest>(key: string, request: R): AnswerOf<R> | undefined {
-    const found = this.round.lookup(key, request)
-    return found.found ? (found.answer as AnswerOf<R>) : undefined
-  }
+  // On 2026-07-28 an ask without an answer yet ends the round; the client answers by calling again
+  // and the handler runs again FROM THE TOP, finding earlier answers under their keys. Everything
+  // above the last ask must be safe to repeat: put side effects below it. In the handshake era the
+  // ask is a real request to the client, and the handler is re-entered the same way.
 
   /**
-   * Explicit style: ends this round and asks the client. Return the value from the handler; the
-   * handler is called again from the top with the answers under the same keys.
-   */
-  inputRequired(requests: Record<string, InputRequest>, options?: { state?: unknown }): InputRequired {
-    return new InputRequired(requests, options?.state)
-  }
-
-  /**
-   * Await style: resolves with the answer as if the client answered at once. On 2026-07-28 the
-   * first call ends the round; the retry re-runs the handler and replays recorded answers in order.
+   * Asks the client one question under `key` (unique within this handler) and resolves with its
+   * validated answer: an elicitation built from a zod schema gives content typed by that schema.
+   * @example
+   * const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean() }) }))
+   * if (answer.action !== 'accept' || !answer.content.ok) return 'Nothing was done.'
    */
   async ask<R extends InputRequest>(key: string, request: R): Promise<AnswerOf<R>> {
     const answers = await this.askAll({ [key]: request } as Record<string, R>)
     return answers[key] as AnswerOf<R>
   }
 
-  /** Await style, several questions in one round. */
+  /** Asks several questions in one round; resolves once every one has an answer. */
   async askAll<T extends Record<string, InputRequest>>(requests: T): Promise<AnswersOf<T>> {
     const answers: Record<string, unknown> = {}
-    const missing: Record<string, InputRequest> = {}
+    let missing: Record<string, InputRequest> | undefined
     for (const [key, request] of Object.entries(requests)) {
-      const found = this.round.lookup(key, request)
-      if (found.found) answers[key] = found.answer
-      else missing[key] = request
+      assertInputRequest(key, request)
+      const found = this.#round.lookup(key, request)
+      if (found.found) {
+        answers[key] = found.answer
+      } else {
+        missing ??= {}
+        missing[key] = request
+      }
     }
-    if (Object.keys(missing).length > 0) throw new AskSignal(missing)
+    if (missing !== undefined) {
+      const signal = new AskSignal(missing)
+      this.#round.pendingAsk = signal
+      throw signal
+    }
     return answers as AnswersOf<T>
   }
 
-  /** Await style: a form elicitation (or URL mode with `mode: 'url'`). Keys are positional unless given. */
-  elicit(
-    params: Omit<ElicitFormParams, 'mode'> | ElicitUrlParams,
-    options?: { key?: string },
-  ): Promise<ElicitationAnswer> {
-    const request = 'url' in params ? elicitUrl(params) : elicitForm(params)
-    return this.ask(options?.key ?? this.round.nextKey(), request) as Promise<ElicitationAnswer>
-  }
-
-  /** Await style: an LLM completion from the client (sampling, deprecated by SEP-2577). */
-  sample(params: CreateMessageParams, options?: { key?: string }): Promise<SamplingAnswer> {
-    return this.ask(options?.key ?? this.round.nextKey(), sampling(params)) as Promise<SamplingAnswer>
-  }
-
-  /** Await style: the client's roots (deprecated by SEP-2577). */
-  roots(options?: { key?: string }): Promise<RootsAnswer> {
-    return this.ask(options?.key ?? this.round.nextKey(), listRoots()) as Promise<RootsAnswer>
-  }
-
   /**
-   * Handshake era: ends the HTTP response now while the work goes on; the client reconnects
-   * with `Last-Event-ID` and receives the rest. Does nothing on 2026-07-28, where closing a
-   * stream would cancel the request.
+   * Handshake era over HTTP: ends the HTTP response now while the work goes on; the client
+   * reconnects with `Last-Event-ID` and receives the rest. Does nothing on 2026-07-28, where
+   * closing a stream would cancel the request.
    */
   closeStream(): void {
-    if (this.era === 'legacy') this.exchange.closeStream?.()
-  }
-
-  /** @internal called once the response is on its way: nothing more may be sent for it. */
-  finish(): void {
-    this.finished = true
+    if (this.era === 'handshake') this.#exchange.closeStream?.()
   }
 }

@@ -1,10 +1,15 @@
 /**
  * @module notification-bus
  * Events a server publishes (list changes, resource updates, handshake-era session traffic) and
- * the listeners that carry them to streams. The in-memory bus serves one process; a deployment
- * with several instances plugs in a shared implementation of the same interface (Redis pub/sub in
- * `@tessera/store-redis`), so a session's answer, cancel or end reaches the instance holding it.
+ * the bus that carries them to streams. The in-memory bus serves one process; a deployment with
+ * several instances plugs in a shared bus (node:cluster IPC, Redis pub/sub, PostgreSQL
+ * LISTEN/NOTIFY), so a session's answer, cancel or end reaches the instance holding it.
+ *
+ * Every bus that crosses processes is built on `createBusRelay`: one wire message (origin, a
+ * sequence number, the event), one validation of what arrives, one echo filter, and delivery that
+ * a throwing listener cannot break. Each bus only moves the text.
  */
+import { randomBytes } from 'node:crypto'
 import type { JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
 
 export type ServerEvent =
@@ -28,21 +33,120 @@ export function isLocalEvent(event: ServerEvent): boolean {
 export type ServerEventListener = (event: ServerEvent) => void
 
 export interface NotificationBus {
+  /** Delivers to this process's listeners at once, and to the other instances when shared. */
   publish(event: ServerEvent): void
+  /** Returns the function that unsubscribes. */
   subscribe(listener: ServerEventListener): () => void
   /** Releases connections; called by `McpServer.close()`. */
-  close?(): Promise<void>
+  close(): Promise<void>
 }
 
-export function createMemoryBus(): NotificationBus {
+/** The bus of one process. */
+export function memoryNotificationBus(): NotificationBus {
+  const relay = createBusRelay({})
+  return { publish: relay.publish, subscribe: relay.subscribe, close: async () => {} }
+}
+
+export interface BusRelayOptions {
+  /** Hands one encoded event to the other instances; absent for a bus of one process. */
+  send?(payload: string): void
+  /** A listener threw, or a payload could not be read; delivery goes on. */
+  onError?(error: Error): void
+}
+
+/** The shared half of every bus: `receive` takes what another instance sent. */
+export interface BusRelay {
+  publish(event: ServerEvent): void
+  subscribe(listener: ServerEventListener): () => void
+  receive(payload: string): void
+}
+
+interface BusMessage {
+  /** The sending bus: its own messages coming back are dropped. */
+  origin: string
+  /** Per-bus sequence, so two identical events are never merged by a transport that dedupes. */
+  seq: number
+  event: ServerEvent
+}
+
+export function createBusRelay(options: BusRelayOptions): BusRelay {
+  const origin = randomBytes(9).toString('base64url')
   const listeners = new Set<ServerEventListener>()
+  let seq = 0
+  const report = (error: unknown) => {
+    try {
+      options.onError?.(error instanceof Error ? error : new Error(String(error)))
+    } catch {
+      // A failing error handler must not break delivery.
+    }
+  }
+  const deliver = (event: ServerEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event)
+      } catch (error) {
+        report(error)
+      }
+    }
+  }
   return {
     publish(event) {
-      for (const listener of listeners) listener(event)
+      deliver(event)
+      if (options.send === undefined || isLocalEvent(event)) return
+      const message: BusMessage = { origin, seq: seq++, event }
+      options.send(JSON.stringify(message))
     },
     subscribe(listener) {
       listeners.add(listener)
-      return () => listeners.delete(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    receive(payload) {
+      const message = decodeBusMessage(payload)
+      if (message === undefined) return report(new Error('notification bus: unreadable message dropped'))
+      if (message.origin !== origin) deliver(message.event)
     },
   }
+}
+
+function decodeBusMessage(payload: string): BusMessage | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(payload)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  const message = value as Partial<BusMessage>
+  if (typeof message.origin !== 'string' || !Number.isSafeInteger(message.seq)) return undefined
+  return isSharedEvent(message.event) ? (message as BusMessage) : undefined
+}
+
+/** What may arrive from another instance: a known event with well-typed fields, never a local one. */
+function isSharedEvent(value: unknown): value is ServerEvent {
+  if (typeof value !== 'object' || value === null) return false
+  const event = value as Record<string, unknown>
+  switch (event.type) {
+    case 'tools/list_changed':
+    case 'prompts/list_changed':
+    case 'resources/list_changed':
+      return true
+    case 'resources/updated':
+      return typeof event.uri === 'string'
+    case 'session-ended':
+      return typeof event.sessionId === 'string'
+    case 'client-cancel':
+      return typeof event.sessionId === 'string' && isId(event.requestId)
+    case 'client-response': {
+      const response = event.response as Record<string, unknown> | null | undefined
+      return typeof event.sessionId === 'string' && typeof response === 'object' && isId(response?.id)
+    }
+    default:
+      return false
+  }
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value))
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isTesseraError } from '../errors.ts'
+import { TesseraError } from '../errors.ts'
 import { paginate } from './pagination.ts'
 
 const items = ['a', 'b', 'c', 'd', 'e']
@@ -25,7 +25,7 @@ function expectInvalidCursor(fn: () => unknown): void {
   try {
     fn()
   } catch (error) {
-    expect(isTesseraError(error)).toBe(true)
+    expect(error).toBeInstanceOf(TesseraError)
     expect(error).toMatchObject({
       code: 'TESSERA_INVALID_PARAMS',
       jsonrpcCode: -32602,

@@ -6,10 +6,9 @@
  */
 import type { z } from 'zod'
 import type { JsonObject } from '../protocol/jsonrpc/message.ts'
-import type { Implementation } from '../protocol/modern/envelope.ts'
+import type { Implementation } from '../protocol/modern/request-meta.ts'
 import type { JsonSchema, SchemaInput } from '../schema/validator.ts'
 import type { RequestContext } from './context.ts'
-import type { InputRequired } from './mrtr/input-required.ts'
 
 export type CacheScope = 'public' | 'private'
 export interface CacheHint {
@@ -74,26 +73,49 @@ export interface ToolAnnotations {
   openWorldHint?: boolean
 }
 
-type Awaitable<T> = T | Promise<T>
-type InferInput<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>
+export type Awaitable<T> = T | Promise<T>
 
-export type ToolHandler<S> = (
-  args: InferInput<S>,
+/** The arguments a tool handler receives: the parsed output of a zod `input`, else a plain object. */
+export type ToolArguments<S> = S extends z.ZodType ? z.output<S> : Record<string, unknown>
+
+/**
+ * What a tool handler returns. Without `output`: text or a result. With a zod `output`:
+ * a result whose `structuredContent` has the schema's type, or a failed result (`isError: true`).
+ */
+export type ToolResult<O> = [O] extends [undefined]
+  ? CallToolResult | string
+  : O extends z.ZodType
+    ?
+        | (CallToolResult & { structuredContent: z.input<O>; isError?: false })
+        | (CallToolResult & { isError: true })
+    : CallToolResult
+
+export type ToolHandler<S = undefined, O = undefined> = (
+  args: ToolArguments<S>,
   ctx: RequestContext,
-) => Awaitable<CallToolResult | InputRequired | string>
+) => Awaitable<ToolResult<O>>
 
-export interface ToolConfig<S extends SchemaInput | undefined = SchemaInput | undefined> {
+export interface ToolConfig<
+  S extends SchemaInput | undefined = SchemaInput | undefined,
+  O extends SchemaInput | undefined = SchemaInput | undefined,
+> {
   title?: string
   description: string
   /** A zod object schema or a raw JSON Schema with `type: "object"`; omitted means no parameters. */
   input?: S
-  /** Structured output schema; `structuredContent` is validated against it. */
-  output?: SchemaInput
+  /** Structured output schema (`type: "object"`); `structuredContent` is validated against it. */
+  output?: O
   annotations?: ToolAnnotations
-  icons?: Array<{ src: string; mimeType?: string; sizes?: string[] }>
-  /** Guard the tool's answers with the single-use guard (needs `replay.store` on the server). */
+  icons?: Icon[]
+  /** Consume each answered requestState at most once (see the single-use guide). */
   singleUse?: boolean
   _meta?: JsonObject
+}
+
+export interface Icon {
+  src: string
+  mimeType?: string
+  sizes?: string[]
 }
 
 export interface ResourceConfig {
@@ -108,15 +130,14 @@ export interface ResourceConfig {
   _meta?: JsonObject
 }
 
-export type ResourceHandler = (
-  uri: string,
-  ctx: RequestContext,
-) => Awaitable<ReadResourceResult | InputRequired>
+export type ResourceHandler = (uri: string, ctx: RequestContext) => Awaitable<ReadResourceResult>
+
+/** Returns undefined for a URI the template matches but that names nothing. */
 export type TemplateHandler = (
   uri: string,
   variables: Record<string, string>,
   ctx: RequestContext,
-) => Awaitable<ReadResourceResult | InputRequired | undefined>
+) => Awaitable<ReadResourceResult | undefined>
 
 export type Completer = (value: string, context: CompletionContext) => Awaitable<string[]>
 export interface CompletionContext {
@@ -136,20 +157,33 @@ export interface PromptArgument {
   required?: boolean
 }
 
-export interface PromptConfig {
+/** A zod object of string fields, or an explicit argument list. */
+export type PromptArgumentsInput = z.ZodObject | readonly PromptArgument[]
+
+/**
+ * The arguments a prompt handler receives: the parsed output of a zod object, or one string per
+ * listed argument (possibly undefined unless it is `required: true`).
+ */
+export type PromptArguments<A> = A extends z.ZodObject
+  ? z.output<A>
+  : A extends readonly PromptArgument[]
+    ? { [P in A[number] as P['name']]: P['required'] extends true ? string : string | undefined }
+    : Record<string, never>
+
+export interface PromptConfig<A extends PromptArgumentsInput | undefined = PromptArgumentsInput | undefined> {
   title?: string
   description: string
-  /** A zod object of string fields, or an explicit argument list. */
-  args?: z.ZodObject | PromptArgument[]
+  /** Prompt arguments arrive as strings: a zod object of string fields, or an explicit list. */
+  args?: A
   complete?: Record<string, Completer>
-  icons?: Array<{ src: string; mimeType?: string; sizes?: string[] }>
+  icons?: Icon[]
   _meta?: JsonObject
 }
 
-export type PromptHandler = (
-  args: Record<string, string>,
+export type PromptHandler<A = undefined> = (
+  args: PromptArguments<A>,
   ctx: RequestContext,
-) => Awaitable<GetPromptResult | InputRequired>
+) => Awaitable<GetPromptResult>
 
 export interface CacheHints {
   /** Applies to every cacheable result unless something more specific is set. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { InboundMessage } from '../jsonrpc/message.ts'
-import { type ClassifyInput, classify } from './classify.ts'
+import { type ClassifyInput, classifyRequest } from './classify.ts'
 
 const modernMeta = {
   _meta: {
@@ -17,81 +17,95 @@ const input = (over: Partial<ClassifyInput>): ClassifyInput => ({
   message: undefined,
   versionHeader: undefined,
   sessionId: undefined,
-  legacyEnabled: true,
+  handshakeEnabled: true,
   ...over,
 })
 
-describe('classify (handshake digest §8.1, one test per row)', () => {
-  it('row1_aGetOpensTheLegacyStreamOr405OnAModernOnlyServer', () => {
-    expect(classify(input({ httpMethod: 'GET' }))).toEqual({ era: 'legacy', action: 'stream' })
-    expect(classify(input({ httpMethod: 'GET', legacyEnabled: false }))).toEqual({
+describe('classifyRequest (one test per row of the table, in order)', () => {
+  it('aGetOpensTheHandshakeStreamOr405OnAModernOnlyServer', () => {
+    expect(classifyRequest(input({ httpMethod: 'GET' }))).toEqual({ era: 'handshake', action: 'stream' })
+    expect(classifyRequest(input({ httpMethod: 'GET', handshakeEnabled: false }))).toEqual({
       era: 'none',
       action: 'method-not-allowed',
     })
   })
-  it('row2_aDeleteEndsTheLegacySessionOr405', () => {
-    expect(classify(input({ httpMethod: 'DELETE' }))).toEqual({ era: 'legacy', action: 'end-session' })
-    expect(classify(input({ httpMethod: 'DELETE', legacyEnabled: false }))).toEqual({
+  it('aDeleteEndsTheHandshakeSessionOr405', () => {
+    expect(classifyRequest(input({ httpMethod: 'DELETE' }))).toEqual({
+      era: 'handshake',
+      action: 'end-session',
+    })
+    expect(classifyRequest(input({ httpMethod: 'DELETE', handshakeEnabled: false }))).toEqual({
       era: 'none',
       action: 'method-not-allowed',
     })
   })
-  it('row4_aJsonRpcResponseGoesToTheLegacySession', () => {
+  it('aJsonRpcResponseGoesToTheHandshakeSession', () => {
     const message: InboundMessage = { kind: 'response', message: { jsonrpc: '2.0', id: 7, result: {} } }
-    expect(classify(input({ message, sessionId: 's' }))).toEqual({ era: 'legacy', action: 'response' })
+    expect(classifyRequest(input({ message, sessionId: 's' }))).toEqual({
+      era: 'handshake',
+      action: 'response',
+    })
   })
-  it('row5_initializeWithoutAModernClaimIsTheLegacyHandshake', () => {
-    expect(classify(input({ message: request('initialize', { protocolVersion: '2025-11-25' }) }))).toEqual({
-      era: 'legacy',
+  it('initializeWithoutAModernClaimOpensTheHandshake', () => {
+    expect(
+      classifyRequest(input({ message: request('initialize', { protocolVersion: '2025-11-25' }) })),
+    ).toEqual({
+      era: 'handshake',
       action: 'initialize',
     })
-    expect(classify(input({ message: request('initialize', {}), legacyEnabled: false }))).toEqual({
+    expect(classifyRequest(input({ message: request('initialize', {}), handshakeEnabled: false }))).toEqual({
       era: 'none',
       action: 'unsupported-version',
     })
   })
-  it('row5b_initializeWithAModernClaimIsModern', () => {
-    expect(classify(input({ message: request('initialize', modernMeta) }))).toEqual({
+  it('initializeWithAModernClaimIsModern', () => {
+    expect(classifyRequest(input({ message: request('initialize', modernMeta) }))).toEqual({
       era: 'modern',
       action: 'serve',
     })
   })
-  it('row6_aModernClaimIsModernEvenWithASessionId', () => {
-    expect(classify(input({ message: request('tools/list', modernMeta), sessionId: 'abc' }))).toEqual({
+  it('aModernClaimIsModernEvenWithASessionId', () => {
+    expect(classifyRequest(input({ message: request('tools/list', modernMeta), sessionId: 'abc' }))).toEqual({
       era: 'modern',
       action: 'serve',
     })
   })
-  it('row7_aModernVersionHeaderWithoutMetaIsModernAndMalformed', () => {
-    expect(classify(input({ message: request('tools/list', {}), versionHeader: '2026-07-28' }))).toEqual({
+  it('aModernVersionHeaderWithoutMetaIsModernAndMalformed', () => {
+    expect(
+      classifyRequest(input({ message: request('tools/list', {}), versionHeader: '2026-07-28' })),
+    ).toEqual({
       era: 'modern',
       action: 'missing-meta',
     })
   })
-  it('row8_aSessionIdMeansTheLegacySession', () => {
+  it('aSessionIdMeansTheHandshakeSession', () => {
     expect(
-      classify(input({ message: request('tools/list', {}), sessionId: 'abc', versionHeader: '2025-11-25' })),
+      classifyRequest(
+        input({ message: request('tools/list', {}), sessionId: 'abc', versionHeader: '2025-11-25' }),
+      ),
     ).toEqual({
-      era: 'legacy',
+      era: 'handshake',
       action: 'session',
     })
   })
-  it('row9_aLegacyRequestWithoutSessionNeedsOne', () => {
-    expect(classify(input({ message: request('tools/list', {}), versionHeader: '2025-11-25' }))).toEqual({
+  it('aHandshakeRequestWithoutSessionNeedsOne', () => {
+    expect(
+      classifyRequest(input({ message: request('tools/list', {}), versionHeader: '2025-11-25' })),
+    ).toEqual({
       era: 'none',
       action: 'session-required',
     })
   })
-  it('row10_nothingAtAllOnAModernOnlyServerIsAModernRequestMissingItsMeta', () => {
-    expect(classify(input({ message: request('tools/list', {}), legacyEnabled: false }))).toEqual({
+  it('nothingAtAllOnAModernOnlyServerIsAModernRequestMissingItsMeta', () => {
+    expect(classifyRequest(input({ message: request('tools/list', {}), handshakeEnabled: false }))).toEqual({
       era: 'modern',
       action: 'missing-meta',
     })
   })
-  it('aLegacyVersionHeaderOnAModernOnlyServerIsAnUnsupportedVersion', () => {
+  it('aHandshakeVersionHeaderOnAModernOnlyServerIsAnUnsupportedVersion', () => {
     expect(
-      classify(
-        input({ message: request('tools/list', {}), versionHeader: '2025-11-25', legacyEnabled: false }),
+      classifyRequest(
+        input({ message: request('tools/list', {}), versionHeader: '2025-11-25', handshakeEnabled: false }),
       ),
     ).toEqual({
       era: 'none',

@@ -47,7 +47,7 @@ export interface JsonRpcResponseIn {
 
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure
 
-/** What a peer may send us: a request, a notification, or (legacy era only) a response. */
+/** What a peer may send us: a request, a notification, or (handshake era only) a response. */
 export type InboundMessage =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }

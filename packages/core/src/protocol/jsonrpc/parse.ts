@@ -5,13 +5,14 @@
  * JSON that is not one JSON-RPC object is -32600, each with one short sentence.
  */
 
-import { ErrorCode } from './error-codes.ts'
+import { TesseraError, type TesseraErrorCode } from '../../errors.ts'
 import { locateJsonError } from './locate-json-error.ts'
-import type { InboundMessage, JsonRpcErrorObject, JsonRpcId } from './message.ts'
+import type { InboundMessage, JsonRpcId } from './message.ts'
 
+/** A fault keeps the request id when one could be read, so the error answers that request. */
 export type ParseOutcome =
   | { ok: true; value: InboundMessage }
-  | { ok: false; error: JsonRpcErrorObject; id?: JsonRpcId }
+  | { ok: false; error: TesseraError; id?: JsonRpcId }
 
 export interface ParseLimits {
   /** Deepest nesting of objects and arrays accepted (default 64). */
@@ -26,58 +27,58 @@ export function parseMessage(text: string, limits?: ParseLimits): ParseOutcome {
     value = JSON.parse(text)
   } catch {
     const at = locateJsonError(text)
-    return fault(ErrorCode.ParseError, `Parse error: invalid JSON at line ${at.line}, column ${at.column}.`)
+    return fault('TESSERA_PARSE_ERROR', `Parse error: invalid JSON at line ${at.line}, column ${at.column}.`)
   }
   if (exceedsDepth(value, limits?.maxDepth ?? DEFAULT_MAX_DEPTH)) {
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: the message is nested too deeply.')
+    return fault('TESSERA_INVALID_REQUEST', 'Invalid request: the message is nested too deeply.')
   }
-  return classify(value)
+  return readMessage(value)
 }
 
-export function classify(value: unknown): ParseOutcome {
+/** Reads an already parsed JSON value as one JSON-RPC message. */
+export function readMessage(value: unknown): ParseOutcome {
   if (Array.isArray(value))
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: batches are not supported.')
+    return fault('TESSERA_INVALID_REQUEST', 'Invalid request: batches are not supported.')
   if (typeof value !== 'object' || value === null) {
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: the message must be a JSON object.')
+    return fault('TESSERA_INVALID_REQUEST', 'Invalid request: the message must be a JSON object.')
   }
   const msg = value as Record<string, unknown>
   const id = msg.id
   const validId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))
   const echoId = validId ? (id as JsonRpcId) : undefined
   if (msg.jsonrpc !== '2.0')
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: jsonrpc must be "2.0".', echoId)
+    return fault('TESSERA_INVALID_REQUEST', 'Invalid request: jsonrpc must be "2.0".', echoId)
   if (
     msg.params !== undefined &&
     (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))
   ) {
-    return fault(ErrorCode.InvalidRequest, 'Invalid request: params must be an object.', echoId)
+    return fault('TESSERA_INVALID_REQUEST', 'Invalid request: params must be an object.', echoId)
   }
-  if ('method' in msg) return classifyCall(msg, id, validId)
+  if ('method' in msg) return readCall(msg, id, validId)
   if ('result' in msg || 'error' in msg) {
     if (!validId)
-      return fault(ErrorCode.InvalidRequest, 'Invalid request: a response needs a string or integer id.')
+      return fault('TESSERA_INVALID_REQUEST', 'Invalid request: a response needs a string or integer id.')
     return { ok: true, value: { kind: 'response', message: msg as never } }
   }
-  return fault(ErrorCode.InvalidRequest, 'Invalid request: no method.', echoId)
+  return fault('TESSERA_INVALID_REQUEST', 'Invalid request: no method.', echoId)
 }
 
-function classifyCall(msg: Record<string, unknown>, id: unknown, validId: boolean): ParseOutcome {
+function readCall(msg: Record<string, unknown>, id: unknown, validId: boolean): ParseOutcome {
   if (typeof msg.method !== 'string' || msg.method === '') {
     return fault(
-      ErrorCode.InvalidRequest,
+      'TESSERA_INVALID_REQUEST',
       'Invalid request: method must be a non-empty string.',
       validId ? (id as JsonRpcId) : undefined,
     )
   }
   if (id === undefined) return { ok: true, value: { kind: 'notification', message: msg as never } }
-  if (!validId) return fault(ErrorCode.InvalidRequest, 'Invalid request: id must be a string or an integer.')
+  if (!validId) return fault('TESSERA_INVALID_REQUEST', 'Invalid request: id must be a string or an integer.')
   return { ok: true, value: { kind: 'request', message: msg as never } }
 }
 
-function fault(code: number, message: string, id?: JsonRpcId): ParseOutcome {
-  return id === undefined
-    ? { ok: false, error: { code, message } }
-    : { ok: false, error: { code, message }, id }
+function fault(code: TesseraErrorCode, message: string, id?: JsonRpcId): ParseOutcome {
+  const error = new TesseraError(code, message)
+  return id === undefined ? { ok: false, error } : { ok: false, error, id }
 }
 
 /**

@@ -6,7 +6,7 @@
 
 export const MODERN_VERSION = '2026-07-28'
 export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION]
-export const LEGACY_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
+export const HANDSHAKE_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 
 export const MetaKey = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',

@@ -9,9 +9,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it, vi } from 'vitest'
 import type { SingleUseEvent } from './guard.ts'
 import { createSingleUseGuard, LeaseLostError } from './guard.ts'
-import { memoryReplayStore } from './memory-store.ts'
-import type { ReplayStore } from './store.ts'
-import { SingleUseStoreError } from './store.ts'
+import { memoryReplayStore } from './memory-replay-store.ts'
+import type { ReplayStore } from './replay-store.ts'
+import { SingleUseStoreError } from './replay-store.ts'
 
 const TTL = 60_000
 
@@ -297,9 +297,11 @@ describe('createSingleUseGuard', () => {
   })
 
   it('does not keep the process alive while work is pending', async () => {
-    const module = new URL('./index.ts', import.meta.url).href
+    const guardModule = new URL('./guard.ts', import.meta.url).href
+    const storeModule = new URL('./memory-replay-store.ts', import.meta.url).href
     const script = `
-      const { createSingleUseGuard, memoryReplayStore } = await import(${JSON.stringify(module)})
+      const { createSingleUseGuard } = await import(${JSON.stringify(guardModule)})
+      const { memoryReplayStore } = await import(${JSON.stringify(storeModule)})
       const guard = createSingleUseGuard({ store: memoryReplayStore(), leaseMs: 60000 })
       guard.run('k', 'x', 60000, () => new Promise(() => {}), String)
       console.log('started')

@@ -6,10 +6,9 @@
  * the outcome on success (so an honest network retry hears what was accepted) and deletes
  * the record on failure (so that retry may run).
  */
-import type { ClaimResult, ReplayStore } from './store.ts'
-import { toStoreError, withStoreTimeout } from './store.ts'
-
-export { SingleUseStoreError } from './store.ts'
+import { TesseraError } from '../../errors.ts'
+import type { ClaimResult, ReplayStore } from './replay-store.ts'
+import { SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
 
 export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error'
 
@@ -60,21 +59,26 @@ export interface SingleUseGuard {
  * ran out). Also the abort reason of the work's signal. On the error run() throws,
  * `completed` says whether the work returned (then `value` and `outcome` are set) and
  * `recorded` whether its outcome still reached the record (only if nobody claimed since).
+ * The message is the one a client reads; `reason` says what happened, for logs.
  */
-export class LeaseLostError extends Error {
-  readonly code = 'TESSERA_LEASE_LOST'
+export class LeaseLostError extends TesseraError {
   override readonly name = 'LeaseLostError'
   readonly key: string
   readonly what: string
+  readonly reason: string
   completed = false
   recorded = false
   value: unknown
   outcome: string | undefined
 
   constructor(key: string, what: string, reason: string) {
-    super(`single-use lease for "${what}" was lost: ${reason}`)
+    super(
+      'TESSERA_LEASE_LOST',
+      'Internal error: the single-use lease was lost while the action ran; check its outcome before retrying.',
+    )
     this.key = key
     this.what = what
+    this.reason = reason
   }
 }
 
@@ -170,7 +174,7 @@ async function claimOrThrow(
     return await callStore(settings, 'claim', () => settings.store.claim(key, what, settings.leaseMs, ttlMs))
   } catch (error) {
     const storeError = toStoreError('claim', error)
-    settings.emit({ type: 'store_error', key, detail: storeError.message })
+    settings.emit({ type: 'store_error', key, detail: storeError.detail })
     throw storeError
   }
 }
@@ -189,7 +193,7 @@ async function runWork<T>(
     await callStore(settings, 'release', () => settings.store.release(key, fence)).catch(
       (releaseError: unknown) =>
         // The lease still runs out, after which the key is reclaimable (as abandoned).
-        settings.emit({ type: 'store_error', key, detail: `release failed: ${String(releaseError)}` }),
+        settings.emit({ type: 'store_error', key, detail: `release failed: ${failureText(releaseError)}` }),
     )
     throw error
   }
@@ -248,7 +252,7 @@ async function completeWithRetry(
   }
   // The work ran and this caller is told so; the record stays in progress and turns
   // abandoned when the lease runs out, which inspect() and the next claim will report.
-  settings.emit({ type: 'store_error', key, detail: `outcome not recorded: ${String(lastError)}` })
+  settings.emit({ type: 'store_error', key, detail: `outcome not recorded: ${failureText(lastError)}` })
   return undefined
 }
 
@@ -287,7 +291,7 @@ function keepLease(settings: Settings, key: string, what: string, fence: string,
       if (held) armDeadline(renewSentAt)
       else loseLease('the fence no longer holds')
     } catch (error) {
-      if (!stopped) emit({ type: 'store_error', key, detail: `renew failed: ${String(error)}` })
+      if (!stopped) emit({ type: 'store_error', key, detail: `renew failed: ${failureText(error)}` })
     }
   }
 
@@ -312,6 +316,11 @@ function keepLease(settings: Settings, key: string, what: string, fence: string,
       await inflight
     },
   }
+}
+
+/** A store failure as log text: the detail of a store error, not the sentence a client reads. */
+function failureText(error: unknown): string {
+  return error instanceof SingleUseStoreError ? error.detail : String(error)
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,7 +3,7 @@
  * Strict base64url (RFC 4648 §5, unpadded) for requestState tokens. Each byte string has exactly
  * one accepted spelling: padding, `+`/`/`, whitespace and spare low bits in the last symbol are
  * refused, so a single-use record or a cache keyed on token text cannot be bypassed by re-spelling
- * (the `atob` defect noted in LESSONS.md).
+ * (a lenient decoder such as `atob` ignores those spare bits, so several strings decode alike).
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'

@@ -65,7 +65,7 @@ interface Claims {
 }
 
 /** How one mode puts authenticated claims on the wire and takes them back. */
-interface Envelope {
+interface TokenFormat {
   readonly prefix: string
   seal(key: DerivedKey, header: string, claims: string): string
   /** `token.slice(0, bodyStart)` is the header `<prefix><keyId>.`; returns the claims bytes or a refusal. */
@@ -103,14 +103,14 @@ function refusal<R extends StateRefusal>(reason: R): { ok: false; reason: R } {
 export function createRequestStateCodec(options: RequestStateCodecOptions): RequestStateCodec {
   const ring = createKeyRing(options.keys)
   const mode = options.mode ?? 'sealed'
-  const envelope = envelopeFor(mode)
+  const format = formatFor(mode)
   const ttlSeconds = integerOption('ttlSeconds', options.ttlSeconds, 600, 1, 86_400)
   const maxTokenLength = integerOption('maxTokenLength', options.maxTokenLength, 16_384, 1, 1 << 24)
   const skewMs = integerOption('clockSkewSeconds', options.clockSkewSeconds, 60, 0, 3600) * 1000
   const clock = options.clock ?? Date.now
   if (typeof clock !== 'function') throw new TypeError('clock must be a function')
   // The header is both the token's start and its authenticated prefix (AAD or MAC input).
-  const mintHeader = `${envelope.prefix}${ring.primary.id}.`
+  const mintHeader = `${format.prefix}${ring.primary.id}.`
 
   function mint(payload: unknown, binding: string): string {
     assertBinding(binding)
@@ -121,7 +121,7 @@ export function createRequestStateCodec(options: RequestStateCodecOptions): Requ
     const nonce = encodeBase64url(randomBytes(NONCE_BYTES))
     const bind = encodeBase64url(bindTag(key.bindKey, nonce, binding))
     const claims = JSON.stringify({ iat, exp: iat + ttlSeconds * 1000, nonce, bind, payload })
-    const token = envelope.seal(key, mintHeader, claims)
+    const token = format.seal(key, mintHeader, claims)
     if (token.length > maxTokenLength) {
       throw new RangeError(
         `requestState of ${token.length} characters exceeds maxTokenLength ${maxTokenLength}`,
@@ -132,15 +132,15 @@ export function createRequestStateCodec(options: RequestStateCodecOptions): Requ
 
   function open<T>(token: string, binding: string): OpenedState<T> {
     assertBinding(binding)
-    if (typeof token !== 'string' || token.length > maxTokenLength || !token.startsWith(envelope.prefix)) {
+    if (typeof token !== 'string' || token.length > maxTokenLength || !token.startsWith(format.prefix)) {
       return REFUSED.malformed
     }
-    const bodyStart = token.indexOf('.', envelope.prefix.length) + 1
-    const keyId = token.slice(envelope.prefix.length, bodyStart - 1)
+    const bodyStart = token.indexOf('.', format.prefix.length) + 1
+    const keyId = token.slice(format.prefix.length, bodyStart - 1)
     if (bodyStart === 0 || !isValidKeyId(keyId)) return REFUSED.malformed
     const key = ring.find(keyId)
     if (key === undefined) return REFUSED['unknown-key']
-    const bytes = envelope.unseal(key, token, bodyStart)
+    const bytes = format.unseal(key, token, bodyStart)
     if (typeof bytes === 'string') return REFUSED[bytes]
     const claims = parseClaims(bytes)
     if (claims === undefined) return REFUSED.malformed
@@ -195,13 +195,13 @@ function parseClaims(bytes: Buffer): Claims | undefined {
   return wellFormed ? (claims as Claims) : undefined
 }
 
-function envelopeFor(mode: StateMode): Envelope {
-  if (mode === 'sealed') return sealedEnvelope
-  if (mode === 'signed') return signedEnvelope
+function formatFor(mode: StateMode): TokenFormat {
+  if (mode === 'sealed') return sealedFormat
+  if (mode === 'signed') return signedFormat
   throw new RangeError(`requestState mode must be 'sealed' or 'signed', not ${String(mode)}`)
 }
 
-const sealedEnvelope: Envelope = {
+const sealedFormat: TokenFormat = {
   prefix: 'tss1.',
   seal(key, header, claims) {
     const iv = randomBytes(IV_BYTES)
@@ -230,7 +230,7 @@ const sealedEnvelope: Envelope = {
   },
 }
 
-const signedEnvelope: Envelope = {
+const signedFormat: TokenFormat = {
   prefix: 'tsh1.',
   seal(key, header, claims) {
     const signedPart = header + encodeBase64url(Buffer.from(claims, 'utf8'))

@@ -58,6 +58,24 @@ describe('createKeyRing', () => {
     expect(isValidKeyId('k'.repeat(32))).toBe(true)
     expect(isValidKeyId('2026-08_a')).toBe(true)
   })
+
+  it('namesWhatIsMissingWhenASecretIsUndefined', () => {
+    const fromEnv = { id: 'k1', secret: process.env.TESSERA_NO_SUCH_VARIABLE as string }
+    expect(() => createKeyRing([fromEnv])).toThrow(
+      'requestState key "k1": secret is undefined; it must be a string or a Uint8Array (is the variable that should hold it set?)',
+    )
+    expect(() => createKeyRing([undefined as unknown as StateKey])).toThrow(
+      'requestState keys[0] is undefined; each key is { id, secret }',
+    )
+  })
+
+  it('neverPrintsASecretOfTheWrongType', () => {
+    const secret = 1234567890123
+    expect(() => createKeyRing([{ id: 'k', secret: secret as unknown as string }])).toThrow(
+      /secret is of type number/,
+    )
+    expect(() => createKeyRing([{ id: 'k', secret: secret as unknown as string }])).not.toThrow(/1234/)
+  })
 })
 
 describe('generateStateKey', () => {

@@ -55,8 +55,8 @@ export function createKeyRing(keys: readonly StateKey[]): KeyRing {
   if (!Array.isArray(keys)) throw new TypeError('requestState keys must be an array')
   if (keys.length === 0) throw new RangeError('requestState keys must hold at least one key')
   const byId = new Map<string, DerivedKey>()
-  for (const key of keys) {
-    const derived = deriveKey(key)
+  for (const [index, key] of keys.entries()) {
+    const derived = deriveKey(key, index)
     if (byId.has(derived.id)) throw new RangeError(`requestState key id "${derived.id}" is configured twice`)
     byId.set(derived.id, derived)
   }
@@ -76,8 +76,10 @@ export function generateStateKey(id?: string): StateKey {
   return { id: keyId, secret: randomBytes(MIN_SECRET_BYTES) }
 }
 
-function deriveKey(key: StateKey): DerivedKey {
-  if (typeof key !== 'object' || key === null) throw new TypeError('each requestState key must be an object')
+function deriveKey(key: StateKey, index: number): DerivedKey {
+  if (typeof key !== 'object' || key === null) {
+    throw new TypeError(`requestState keys[${index}] is ${describe(key)}; each key is { id, secret }`)
+  }
   assertKeyId(key.id)
   const secret = secretBytes(key)
   return Object.freeze({
@@ -89,7 +91,8 @@ function deriveKey(key: StateKey): DerivedKey {
 }
 
 function assertKeyId(id: unknown): asserts id is string {
-  if (typeof id !== 'string') throw new TypeError('requestState key id must be a string')
+  if (typeof id !== 'string')
+    throw new TypeError(`requestState key id is ${describe(id)}; it must be a string`)
   if (!isValidKeyId(id)) {
     throw new RangeError(`requestState key id "${id}" must be 1-32 characters of [A-Za-z0-9_-]`)
   }
@@ -99,7 +102,10 @@ function secretBytes(key: StateKey): Uint8Array {
   const { secret } = key
   const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret
   if (!(bytes instanceof Uint8Array)) {
-    throw new TypeError(`requestState key "${key.id}": secret must be a string or Uint8Array`)
+    const hint = secret === undefined || secret === null ? ' (is the variable that should hold it set?)' : ''
+    throw new TypeError(
+      `requestState key "${key.id}": secret is ${describe(secret)}; it must be a string or a Uint8Array${hint}`,
+    )
   }
   if (bytes.byteLength < MIN_SECRET_BYTES) {
     throw new RangeError(`requestState key "${key.id}": secret must be at least ${MIN_SECRET_BYTES} bytes`)
@@ -109,4 +115,12 @@ function secretBytes(key: StateKey): Uint8Array {
 
 function hkdfKey(secret: Uint8Array, info: Buffer): KeyObject {
   return createSecretKey(Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, info, 32)))
+}
+
+/** Names what a value is without printing it: a secret must never reach an error message. */
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  const type = typeof value
+  return type === 'undefined' ? 'undefined' : `of type ${type}`
 }

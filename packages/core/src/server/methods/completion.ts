@@ -7,11 +7,11 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { RequestContext } from '../context.ts'
 import { RoundState } from '../mrtr/round-state.ts'
 import type { Completer } from '../types.ts'
-import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 
 const MAX_VALUES = 100
 
-export async function complete(call: MethodCall): Promise<JsonObject> {
+export async function completeArgument(call: MethodCall): Promise<JsonObject> {
   const { params } = call
   const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined
   const argument = params.argument as { name?: unknown; value?: unknown } | undefined
@@ -22,14 +22,24 @@ export async function complete(call: MethodCall): Promise<JsonObject> {
   const completer = findCompleter(call, ref, argument.name)
   const context = params.context as { arguments?: Record<string, string> } | undefined
   const ctx = new RequestContext(contextInit(call), RoundState.empty())
-  let values: string[]
+  let values: unknown
   try {
     values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {}, ctx }) : []
   } catch (error) {
-    call.core.logger.error({ event: 'completion_failed', err: error }, 'completer threw')
+    call.core.logger.error(
+      { event: 'completion_failed', argument: argument.name, err: error },
+      'completer threw',
+    )
     throw new TesseraError('TESSERA_INTERNAL', 'Internal error while completing.')
   }
-  const all = values.filter((v) => typeof v === 'string')
+  if (!Array.isArray(values)) {
+    call.core.logger.error(
+      { event: 'completion_invalid', argument: argument.name },
+      `the completer of '${argument.name}' returned something other than an array of strings`,
+    )
+    throw new TesseraError('TESSERA_INTERNAL', 'Internal error while completing.')
+  }
+  const all = values.filter((v): v is string => typeof v === 'string')
   return {
     completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES },
   }
@@ -43,7 +53,7 @@ function findCompleter(
   if (ref.type === 'ref/prompt') {
     if (typeof ref.name !== 'string') invalidParams('ref.name must be a string.')
     const prompt = call.core.prompts.get(ref.name)
-    if (!prompt) invalidParams(`unknown prompt '${ref.name.slice(0, 128)}'.`)
+    if (!prompt) invalidParams(`unknown prompt '${clipped(ref.name)}'.`)
     return prompt.complete?.[argument]
   }
   if (ref.type === 'ref/resource') {

@@ -8,7 +8,7 @@ import type { MethodCall } from './method-call.ts'
 
 export function discover({ core }: MethodCall): JsonObject {
   const result: JsonObject = {
-    supportedVersions: [...core.versions.modern, ...core.versions.legacy],
+    supportedVersions: [...core.versions.modern, ...core.versions.handshake],
     capabilities: core.capabilities(),
   }
   if (core.instructions !== undefined) result.instructions = core.instructions

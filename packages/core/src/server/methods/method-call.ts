@@ -4,7 +4,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
-import type { Envelope } from '../../protocol/modern/envelope.ts'
+import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
 import type { ContextInit, Era } from '../context.ts'
 import type { Exchange } from '../exchange.ts'
 import type { ServerCore } from '../server-core.ts'
@@ -13,28 +13,34 @@ export interface MethodCall {
   readonly core: ServerCore
   readonly request: JsonRpcRequest
   readonly params: JsonObject
-  readonly envelope: Envelope
+  /** Version, capabilities and opt-ins: from `_meta` (2026-07-28) or from the session. */
+  readonly meta: RequestMeta
   readonly era: Era
   readonly exchange: Exchange
 }
 
 export type MethodImpl = (call: MethodCall) => Promise<JsonObject> | JsonObject
 
-export function contextInit(call: MethodCall): Omit<ContextInit, 'round'> {
+export function contextInit(call: MethodCall): ContextInit {
   return {
     requestId: call.request.id,
     method: call.request.method,
     era: call.era,
-    protocolVersion: call.envelope.protocolVersion,
-    clientCapabilities: call.envelope.clientCapabilities,
-    clientInfo: call.envelope.clientInfo,
+    protocolVersion: call.meta.protocolVersion,
+    clientCapabilities: call.meta.clientCapabilities,
+    clientInfo: call.meta.clientInfo,
     // No log messages unless the server declared the logging capability.
-    logLevel: call.core.logging ? call.envelope.logLevel : undefined,
-    progressToken: call.envelope.progressToken,
+    logLevel: call.core.logging ? call.meta.logLevel : undefined,
+    progressToken: call.meta.progressToken,
     exchange: call.exchange,
   }
 }
 
 export function invalidParams(message: string, data?: unknown): never {
   throw new TesseraError('TESSERA_INVALID_PARAMS', `Invalid params: ${message}`, data)
+}
+
+/** A name or URI echoed in an error, cut short so a huge one cannot fill the reply. */
+export function clipped(text: string, max = 128): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text
 }

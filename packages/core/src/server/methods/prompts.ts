@@ -1,16 +1,17 @@
 /**
  * @module prompts
  * `prompts/list` and `prompts/get`. Unknown prompt or bad arguments are -32602 before the handler
- * runs; a prompt may ask for input like a tool.
+ * runs; a prompt may ask for input like a tool; what it returns is checked before it is sent.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import { AskSignal } from '../mrtr/input-required.ts'
+import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import { checkPromptArgs } from '../registry/prompts.ts'
 import type { GetPromptResult } from '../types.ts'
-import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { promptResultFault } from './result-shape.ts'
 
 export function listPrompts({ core, params }: MethodCall): JsonObject {
   const page = paginate('prompts', core.prompts.list(), params.cursor, core.pageSize)
@@ -26,7 +27,7 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const prompt = core.prompts.get(name)
-  if (prompt === undefined) invalidParams(`unknown prompt '${name.slice(0, 128)}'.`)
+  if (prompt === undefined) invalidParams(`unknown prompt '${clipped(name)}'.`)
   const args = checkPromptArgs(prompt, params.arguments)
   if (!args.ok) invalidParams(`${args.message}.`)
   const result = await runInteractive<GetPromptResult>({
@@ -34,6 +35,7 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
     method: 'prompts/get',
     params,
     init: contextInit(call),
+    target: `Prompt '${name}'`,
     onRefusal: () => {
       throw new TesseraError(
         'TESSERA_INVALID_PARAMS',
@@ -41,13 +43,23 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
       )
     },
     invoke: async (ctx) => {
+      let out: unknown
       try {
-        return await prompt.handler(args.value, ctx)
+        out = await prompt.handler(args.value, ctx)
       } catch (error) {
         if (error instanceof AskSignal || error instanceof TesseraError) throw error
-        core.logger.error({ event: 'prompt_failed', prompt: name, err: error }, 'prompt handler threw')
+        core.logger.error({ event: 'prompt_failed', prompt: name, err: error }, `Prompt '${name}' threw`)
         throw new TesseraError('TESSERA_INTERNAL', 'Internal error while building the prompt.')
       }
+      const fault = promptResultFault(out)
+      if (fault !== undefined) {
+        core.logger.error(
+          { event: 'prompt_result_invalid', prompt: name },
+          `Prompt '${name}' returned an invalid result: ${fault}`,
+        )
+        throw new TesseraError('TESSERA_INTERNAL', 'Internal error while building the prompt.')
+      }
+      return out as GetPromptResult
     },
   })
   return result as unknown as JsonObject

@@ -7,11 +7,12 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { RequestContext } from '../context.ts'
-import { AskSignal, type InputRequired } from '../mrtr/input-required.ts'
+import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { CacheHint, ReadResourceResult } from '../types.ts'
-import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { resourceResultFault } from './result-shape.ts'
 
 export function listResources({ core, params }: MethodCall): JsonObject {
   const page = paginate('resources', core.resources.list(), params.cursor, core.pageSize)
@@ -46,6 +47,7 @@ export async function readResource(call: MethodCall): Promise<JsonObject> {
     method: 'resources/read',
     params,
     init: contextInit(call),
+    target: `Resource '${clipped(uri)}'`,
     onRefusal: () => {
       throw new TesseraError(
         'TESSERA_INVALID_PARAMS',
@@ -60,30 +62,45 @@ export async function readResource(call: MethodCall): Promise<JsonObject> {
   })
   if (result === undefined) throw notFound(uri)
   if ('resultType' in result) return result as unknown as JsonObject
-  if (!Array.isArray(result.contents) || result.contents.length === 0) throw notFound(uri)
+  if (result.contents.length === 0) throw notFound(uri)
   return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
 }
 
-type Resolved = { result: ReadResourceResult | InputRequired | AskSignal | undefined; hint?: CacheHint }
+type Resolved = { result: ReadResourceResult; hint: CacheHint | undefined }
 
 async function resolve(call: MethodCall, uri: string, ctx: RequestContext): Promise<Resolved | undefined> {
   const resource = call.core.resources.getStatic(uri)
+  if (resource) {
+    const result = await run(call, uri, () => resource.handler(uri, ctx))
+    return { result: checked(call, uri, result), hint: resource.cache }
+  }
+  for (const [template, vars] of call.core.resources.matching(uri)) {
+    const result = await run(call, uri, () => template.handler(uri, vars, ctx))
+    if (result !== undefined) return { result: checked(call, uri, result), hint: template.cache }
+  }
+  return undefined
+}
+
+async function run(call: MethodCall, uri: string, handler: () => unknown): Promise<unknown> {
   try {
-    if (resource) return { result: await resource.handler(uri, ctx), hint: resource.cache }
-    for (const [template, vars] of call.core.resources.matching(uri)) {
-      const result = await template.handler(uri, vars, ctx)
-      if (result !== undefined) return { result, hint: template.cache }
-    }
-    return undefined
+    return await handler()
   } catch (error) {
-    if (error instanceof AskSignal) return { result: error }
-    if (error instanceof TesseraError) throw error
+    if (error instanceof AskSignal || error instanceof TesseraError) throw error
     call.core.logger.error({ event: 'resource_failed', uri, err: error }, 'resource handler threw')
     throw new TesseraError('TESSERA_INTERNAL', 'Internal error while reading the resource.')
   }
 }
 
+function checked(call: MethodCall, uri: string, result: unknown): ReadResourceResult {
+  const fault = resourceResultFault(result)
+  if (fault === undefined) return result as ReadResourceResult
+  call.core.logger.error(
+    { event: 'resource_result_invalid', uri },
+    `the handler of resource '${uri}' returned an invalid result: ${fault}`,
+  )
+  throw new TesseraError('TESSERA_INTERNAL', 'Internal error while reading the resource.')
+}
+
 function notFound(uri: string): TesseraError {
-  const shown = uri.length > 256 ? `${uri.slice(0, 256)}…` : uri
-  return new TesseraError('TESSERA_RESOURCE_NOT_FOUND', `Resource not found: ${shown}`, { uri })
+  return new TesseraError('TESSERA_RESOURCE_NOT_FOUND', `Resource not found: ${clipped(uri, 256)}`, { uri })
 }

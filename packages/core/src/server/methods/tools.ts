@@ -1,20 +1,21 @@
 /**
  * @module tools
  * `tools/list` and `tools/call`. A call resolves the tool, checks `Mcp-Param-*` mirrors, validates
- * the arguments before the handler runs (-32602 naming the path), and validates structured output.
- * A handler that throws becomes `isError: true` with a safe message; its stack stays in the logs.
+ * the arguments before the handler runs (-32602 naming the path), and checks what the handler
+ * returned: its shape, and its structured output against `output`. A handler that throws becomes
+ * `isError: true` with a safe message; its stack stays in the logs.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
-import type { InputRequired } from '../mrtr/input-required.ts'
-import type { InputRequiredWire } from '../mrtr/interactive.ts'
-import { runInteractive } from '../mrtr/interactive.ts'
+import type { RequestContext } from '../context.ts'
+import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
 import { ToolError } from '../tool-error.ts'
 import type { CallToolResult } from '../types.ts'
-import { contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
+import { toolResultFault } from './result-shape.ts'
 
 export function listTools({ core, params }: MethodCall): JsonObject {
   const page = paginate('tools', core.tools.list(), params.cursor, core.pageSize)
@@ -30,7 +31,7 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const tool = core.tools.get(name)
-  if (tool === undefined) invalidParams(`unknown tool '${clipName(name)}'.`, { name: clipName(name) })
+  if (tool === undefined) invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
@@ -43,6 +44,7 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
       method: 'tools/call',
       params,
       init: contextInit(call),
+      target: `Tool '${tool.name}'`,
       singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
       onRefusal: () => textResult('Nothing was done: the request was declined or cancelled.'),
       describe: (r) => JSON.stringify(r),
@@ -51,37 +53,34 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
   } catch (error) {
     // Thrown from inside the guarded work on purpose: a failed action releases its single-use
     // key (an honest retry may run), and only then becomes an isError result.
-    if (isFrameworkError(error)) throw error
+    if (error instanceof TesseraError) throw error
     return failure(call, tool, error) as unknown as JsonObject
   }
   return result as unknown as JsonObject
 }
 
-function isFrameworkError(error: unknown): boolean {
-  if (error instanceof TesseraError) return true
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined
-  return typeof code === 'string' && code.startsWith('TESSERA_')
-}
-
-function validateArguments(tool: RegisteredTool, raw: unknown): unknown {
+function validateArguments(tool: RegisteredTool, raw: unknown): Record<string, unknown> {
   if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) {
     invalidParams('arguments must be an object.')
   }
-  if (tool.input === undefined) return raw ?? {}
+  if (tool.input === undefined) return (raw ?? {}) as Record<string, unknown>
   const checked = tool.input.validate(raw ?? {})
   if (!checked.ok) invalidParams(`arguments${checked.path === '/' ? '' : checked.path}: ${checked.message}.`)
-  return checked.value
+  return checked.value as Record<string, unknown>
 }
 
 async function invoke(
   call: MethodCall,
   tool: RegisteredTool,
-  args: unknown,
-  ctx: Parameters<RegisteredTool['handler']>[1],
-): Promise<CallToolResult | InputRequired> {
-  const out = await tool.handler(args as Record<string, unknown>, ctx)
-  if (typeof out === 'string') return textResult(out)
-  return 'content' in out ? checkOutput(call, tool, out) : out
+  args: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<CallToolResult> {
+  const out = await tool.handler(args, ctx)
+  if (typeof out === 'string') return checkOutput(call, tool, textResult(out))
+  const fault = toolResultFault(out)
+  // The tool ran: a bad result is recorded as a failure (a single-use key stays consumed).
+  if (fault !== undefined) return reportInvalid(call, tool, `returned an invalid result: ${fault}`)
+  return checkOutput(call, tool, out as CallToolResult)
 }
 
 /**
@@ -92,14 +91,17 @@ function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult
   if (tool.output === undefined || out.isError === true) return out
   const checked = tool.output.validate(out.structuredContent)
   if (checked.ok) return out
-  call.core.logger.error(
-    { event: 'tool_output_invalid', tool: tool.name, path: checked.path, detail: checked.message },
-    'tool returned structured content that does not match its outputSchema',
+  return reportInvalid(
+    call,
+    tool,
+    `returned structuredContent that does not match its output schema at ${checked.path}: ${checked.message}`,
   )
+}
+
+function reportInvalid(call: MethodCall, tool: RegisteredTool, problem: string): CallToolResult {
+  call.core.logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
   return {
-    content: [
-      { type: 'text', text: `Tool '${tool.name}' produced a result that does not match its output schema.` },
-    ],
+    content: [{ type: 'text', text: `Tool '${tool.name}' produced an invalid result.` }],
     isError: true,
   }
 }
@@ -107,7 +109,7 @@ function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult
 function failure(call: MethodCall, tool: RegisteredTool, error: unknown): CallToolResult {
   if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true }
   if (!call.exchange.signal.aborted) {
-    call.core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, 'tool handler threw')
+    call.core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
   }
   return { content: [{ type: 'text', text: `Tool '${tool.name}' failed.` }], isError: true }
 }
@@ -146,8 +148,4 @@ export const REPLAYED_META = 'dev.tessera/replayed'
 
 export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] }
-}
-
-function clipName(name: string): string {
-  return name.length > 128 ? `${name.slice(0, 128)}…` : name
 }

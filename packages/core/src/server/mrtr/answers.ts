@@ -2,15 +2,21 @@
  * @module answers
  * The client's answers to input requests, validated before a handler sees them. An elicitation
  * answer is a union on `action`: content exists only on `accept`, so code that reads the content
- * has read the action first. Content sent along with a decline or cancel is dropped here.
+ * has read the action first. Content sent along with a decline or cancel is dropped here. A form
+ * built from a zod schema has its content parsed by that schema, and typed from it.
  */
 import { z } from 'zod'
-import type { InputRequest } from './input-requests.ts'
+import {
+  contentSchemaOf,
+  type ElicitationContent,
+  type ElicitationRequest,
+  type InputRequest,
+  type RootsRequest,
+  type SamplingRequest,
+} from './input-requests.ts'
 
-export type ElicitationContent = Record<string, string | number | boolean | string[]>
-
-export type ElicitationAnswer =
-  | { readonly action: 'accept'; readonly content: ElicitationContent }
+export type ElicitationAnswer<C = ElicitationContent> =
+  | { readonly action: 'accept'; readonly content: C }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' }
 
@@ -25,7 +31,23 @@ export interface RootsAnswer {
   roots: Array<{ uri: string; name?: string }>
 }
 
-export type Answer = ElicitationAnswer | SamplingAnswer | RootsAnswer
+/** The answer `ctx.ask` resolves with for request `R`. */
+export type AnswerOf<R extends InputRequest> =
+  R extends ElicitationRequest<infer C>
+    ? ElicitationAnswer<C>
+    : R extends SamplingRequest
+      ? SamplingAnswer
+      : R extends RootsRequest
+        ? RootsAnswer
+        : never
+
+export type Answer = ElicitationAnswer<unknown> | SamplingAnswer | RootsAnswer
+
+/**
+ * A readable answer: `answer` is what the handler gets; `record` is the validated wire form that
+ * the next state carries (re-read each round, so a schema with transforms is never parsed twice).
+ */
+export type ReadAnswer = { answer: Answer; record: unknown }
 
 const contentValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])
 const elicitResult = z.object({
@@ -44,33 +66,39 @@ const rootsResult = z.looseObject({
 })
 
 /** Reads a raw answer for the request it answers; undefined when it is not a readable answer. */
-export function readAnswer(request: InputRequest, raw: unknown): Answer | undefined {
+export function readAnswer(request: InputRequest, raw: unknown): ReadAnswer | undefined {
   switch (request.method) {
     case 'elicitation/create':
       return readElicitation(request, raw)
     case 'sampling/createMessage': {
       const parsed = samplingResult.safeParse(raw)
-      return parsed.success ? (parsed.data as SamplingAnswer) : undefined
+      return parsed.success ? { answer: parsed.data as SamplingAnswer, record: parsed.data } : undefined
     }
     case 'roots/list': {
       const parsed = rootsResult.safeParse(raw)
-      return parsed.success ? (parsed.data as RootsAnswer) : undefined
+      return parsed.success ? { answer: parsed.data as RootsAnswer, record: parsed.data } : undefined
     }
   }
 }
 
-function readElicitation(request: InputRequest, raw: unknown): ElicitationAnswer | undefined {
+function readElicitation(request: ElicitationRequest<unknown>, raw: unknown): ReadAnswer | undefined {
   const parsed = elicitResult.safeParse(raw)
   if (!parsed.success) return undefined
   const { action, content } = parsed.data
-  if (action !== 'accept') return { action }
-  const params = request.params as { mode?: string; requestedSchema?: { required?: string[] } }
-  if (params.mode === 'url') return { action: 'accept', content: {} }
+  if (action !== 'accept') return { answer: { action }, record: { action } }
+  const params = request.params
+  if (params.mode === 'url') return { answer: { action, content: {} }, record: { action } }
   const answered = content ?? {}
-  for (const name of params.requestedSchema?.required ?? []) {
+  const record = { action, content: answered }
+  const schema = contentSchemaOf(request)
+  if (schema !== undefined) {
+    const typed = schema.safeParse(answered)
+    return typed.success ? { answer: { action, content: typed.data }, record } : undefined
+  }
+  for (const name of params.requestedSchema.required ?? []) {
     if (!(name in answered)) return undefined
   }
-  return { action: 'accept', content: answered }
+  return { answer: { action, content: answered }, record }
 }
 
 export function isRefusal(answer: Answer): answer is { action: 'decline' } | { action: 'cancel' } {

@@ -4,28 +4,31 @@
  * `resources/read`). Verifies the echoed requestState against the call's binding, rebuilds the
  * round, runs the handler (under the single-use guard when the target asks for it), and turns an
  * ask into an `InputRequiredResult` with a freshly sealed state. A refused question is never asked
- * again: the call ends instead.
+ * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { declares, type InputKind, requiredCapabilitiesFor } from '../../protocol/modern/capabilities.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { ServerCore } from '../server-core.ts'
+import { AskSignal } from './ask-signal.ts'
 import { type InputRequest, kindsOf } from './input-requests.ts'
-import { AskSignal, InputRequired } from './input-required.ts'
-import { questionDigest, type RoundPayload, RoundState } from './round-state.ts'
+import { isRoundPayload, questionDigest, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
 export interface InteractiveCall<R> {
   core: ServerCore
   method: string
   params: JsonObject
-  init: Omit<ContextInit, 'round'>
+  init: ContextInit
+  /** What the handler is, for the report of a swallowed ask (`tool 'deploy'`). */
+  target: string
   /** Present when answers must be consumed at most once (single-use tools). */
   singleUse?: { what: string; onDuplicate(outcome: string): R; onInProgress(): R }
   /** The result that ends a call whose question was refused (decline or cancel). */
   onRefusal(): R
-  invoke(ctx: RequestContext): Promise<R | InputRequired | AskSignal>
+  /** Runs the handler; an ask throws `AskSignal`. */
+  invoke(ctx: RequestContext): Promise<R>
   /** Turns a result into the outcome text a single-use record keeps. */
   describe?(result: R): string
 }
@@ -55,31 +58,30 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     round = new RoundState(incoming, undefined, undefined)
   }
   const ctx = new RequestContext(call.init, round)
-  const settle = (out: R | InputRequired): R | InputRequiredWire =>
-    out instanceof InputRequired ? ask(call, ctx, round, out, binding) : out
-  return execute(call, ctx, round, settle)
+  return execute(call, ctx, round, binding)
 }
 
 async function execute<R>(
   call: InteractiveCall<R>,
   ctx: RequestContext,
   round: RoundState,
-  settle: (out: R | InputRequired) => R | InputRequiredWire,
+  binding: string | undefined,
 ): Promise<R | InputRequiredWire> {
   const once = async (): Promise<R | InputRequiredWire> => {
-    let out: R | InputRequired | AskSignal
+    let out: R
     try {
       out = await call.invoke(ctx)
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
-      out = error
+      round.pendingAsk = undefined
+      return ask(call, ctx, round, error, binding)
     }
-    return settle(out instanceof AskSignal ? new InputRequired(out.requests, round.handlerState) : out)
+    if (round.pendingAsk !== undefined) throw swallowedAsk(call)
+    return out
   }
   const single = call.singleUse
-  const guard = call.core.guard
   if (!single || round.nonce === undefined) return once()
-  if (!guard) throw new TypeError('A single-use tool needs `replay.store` in the server options.')
+  const guard = call.core.guard
   // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
   const result = await guard.run(
@@ -93,6 +95,15 @@ async function execute<R>(
   if (result.status === 'in_progress') return single.onInProgress()
   const recorded = parseWire(result.outcome)
   return recorded ?? single.onDuplicate(result.outcome)
+}
+
+/** A handler caught the signal of its own ask and returned: what it returned answers nothing. */
+function swallowedAsk<R>(call: InteractiveCall<R>): Error {
+  const error = new Error(
+    `${call.target} caught the signal thrown by ctx.ask() and returned instead; let it propagate (rethrow it from any catch).`,
+  )
+  error.name = 'SwallowedAskError'
+  return error
 }
 
 function isWire(value: unknown): value is InputRequiredWire {
@@ -116,27 +127,26 @@ function ask<R>(
   call: InteractiveCall<R>,
   ctx: RequestContext,
   round: RoundState,
-  out: InputRequired,
+  signal: AskSignal,
   knownBinding: string | undefined,
 ): R | InputRequiredWire {
-  const keys = Object.keys(out.requests)
+  const keys = Object.keys(signal.requests)
   if (keys.some((key) => round.isRefused(key))) return call.onRefusal()
   if (round.round + 1 > call.core.maxRounds) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
   }
-  assertDeclared(ctx, out.requests)
+  assertDeclared(ctx, signal.requests)
   const binding = knownBinding ?? call.core.state.bind(call.method, call.params, call.init.exchange.auth)
   const payload: RoundPayload = {
     r: round.round + 1,
-    q: keys.map((key) => [key, questionDigest(out.requests[key]!)]),
+    q: keys.map((key) => [key, questionDigest(signal.requests[key]!)]),
     g: round.gathered(),
   }
-  if (out.state !== undefined) payload.h = out.state
   const wire: InputRequiredWire = {
     resultType: 'input_required',
     requestState: call.core.state.mint({ m: payload }, binding),
   }
-  if (keys.length > 0) wire.inputRequests = { ...out.requests }
+  if (keys.length > 0) wire.inputRequests = { ...signal.requests }
   return wire
 }
 
@@ -161,10 +171,4 @@ function readInputResponses(value: unknown): Record<string, unknown> | undefined
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: inputResponses must be an object.')
   }
   return value as Record<string, unknown>
-}
-
-function isRoundPayload(value: unknown): value is RoundPayload {
-  if (typeof value !== 'object' || value === null) return false
-  const p = value as Partial<RoundPayload>
-  return Number.isInteger(p.r) && Array.isArray(p.q) && Array.isArray(p.g)
 }

@@ -3,7 +3,7 @@
  * Method name → implementation, with the server capability that gates it: a method behind a
  * capability the server does not advertise is -32601, exactly like one that does not exist.
  */
-import { complete } from '../methods/completion.ts'
+import { completeArgument } from '../methods/completion.ts'
 import { discover } from '../methods/discover.ts'
 import type { MethodImpl } from '../methods/method-call.ts'
 import { getPrompt, listPrompts } from '../methods/prompts.ts'
@@ -32,6 +32,6 @@ export const methodTable: Readonly<Record<string, MethodSpec>> = Object.assign(O
   'resources/read': { run: readResource, enabled: hasResources },
   'prompts/list': { run: listPrompts, enabled: hasPrompts },
   'prompts/get': { run: getPrompt, enabled: hasPrompts },
-  'completion/complete': { run: complete, enabled: (core: ServerCore) => core.hasCompletions() },
+  'completion/complete': { run: completeArgument, enabled: (core: ServerCore) => core.hasCompletions() },
   'subscriptions/listen': { run: unreachable },
 })

@@ -1,13 +1,13 @@
 /**
  * @module modern
- * The 2026-07-28 request pipeline, in the order the checks must run (spec digest §8.5): the `_meta`
- * envelope, the version header, the version itself, the method header, the method, the name
- * header, then the method's own params, mirrors, capabilities and state. Headers are checked only
- * when the transport has them (HTTP). Every result leaves with `resultType` and `serverInfo`.
+ * The 2026-07-28 request pipeline, in the order the checks must run: the `_meta` envelope, the
+ * version header, the version itself, the method header, the method, the name header, then the
+ * method's own params, mirrors, capabilities and state. Headers are checked only when the
+ * transport has them (HTTP). Every result leaves with `resultType` and `serverInfo`.
  */
-import { TesseraError } from '../../errors.ts'
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
-import { readEnvelope } from '../../protocol/modern/envelope.ts'
+import { SuccessStatus, TesseraError } from '../../errors.ts'
+import type { JsonObject, JsonRpcId, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import { readRequestMeta } from '../../protocol/modern/request-meta.ts'
 import {
   checkMethodHeader,
   checkNameHeader,
@@ -17,9 +17,9 @@ import {
 import type { Exchange } from '../exchange.ts'
 import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerCore } from '../server-core.ts'
-import { listen } from './listen.ts'
 import { methodTable } from './method-table.ts'
-import { failure, type Reply, toTesseraError } from './reply.ts'
+import { failure, type Reply, type ResponseReply, toTesseraError } from './reply.ts'
+import { subscriptionsListen } from './subscriptions-listen.ts'
 
 export async function serveModern(
   core: ServerCore,
@@ -40,20 +40,15 @@ export async function serveModern(
 
 async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
   const params = request.params
-  const read = readEnvelope(params)
-  if (!read.ok) {
-    throw new TesseraError(
-      read.badLogLevel ? 'TESSERA_INVALID_PARAMS' : 'TESSERA_INVALID_ENVELOPE',
-      read.message,
-    )
-  }
-  const envelope = read.envelope
+  const read = readRequestMeta(params)
+  if (!read.ok) throw read.error
+  const meta = read.meta
   const headers = exchange.headers
-  if (headers) headerFault(checkVersionHeader(headers, envelope.protocolVersion))
-  if (!core.versions.modern.includes(envelope.protocolVersion)) {
+  if (headers) headerFault(checkVersionHeader(headers, meta.protocolVersion))
+  if (!core.versions.modern.includes(meta.protocolVersion)) {
     throw new TesseraError('TESSERA_UNSUPPORTED_VERSION', 'Unsupported protocol version.', {
-      supported: [...core.versions.modern, ...core.versions.legacy],
-      requested: envelope.protocolVersion,
+      supported: [...core.versions.modern, ...core.versions.handshake],
+      requested: meta.protocolVersion,
     })
   }
   if (headers) headerFault(checkMethodHeader(headers, request.method))
@@ -66,10 +61,9 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
     const value = (params as JsonObject)[nameField]
     if (typeof value === 'string') headerFault(checkNameHeader(headers, value))
   }
-  const call: MethodCall = { core, request, params: params as JsonObject, envelope, era: 'modern', exchange }
-  if (request.method === 'subscriptions/listen') return listen(call)
-  const result = await spec.run(call)
-  return complete(core, request.id, result)
+  const call: MethodCall = { core, request, params: params as JsonObject, meta, era: 'modern', exchange }
+  if (request.method === 'subscriptions/listen') return subscriptionsListen(call)
+  return encodeComplete(core, request.id, await spec.run(call))
 }
 
 /**
@@ -77,20 +71,20 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
  * `_meta` of its own) is spliced as text around the handler's JSON, so the result object is
  * neither copied nor mutated and the shared `serverInfo` is encoded once per server.
  */
-function complete(core: ServerCore, id: JsonRpcRequest['id'], result: JsonObject): Reply {
+function encodeComplete(core: ServerCore, id: JsonRpcId, result: JsonObject): ResponseReply {
   const body = { jsonrpc: '2.0' as const, id, result }
   if (result.resultType !== undefined || result._meta !== undefined) {
-    return { kind: 'response', status: 200, body: { ...body, result: finish(core, result) } }
+    return { kind: 'response', status: SuccessStatus.ok, body: { ...body, result: withMeta(core, result) } }
   }
   const json = JSON.stringify(result)
   if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
-    return { kind: 'response', status: 200, body: { ...body, result: finish(core, result) } }
-  const meta = resultMetaJson(core)
+    return { kind: 'response', status: SuccessStatus.ok, body: { ...body, result: withMeta(core, result) } }
+  const meta = core.resultMetaJson
   const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
   const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json.slice(0, -1)},${tail}}`
   return {
     kind: 'response',
-    status: 200,
+    status: SuccessStatus.ok,
     encoded,
     get body() {
       return JSON.parse(encoded) as typeof body
@@ -98,15 +92,8 @@ function complete(core: ServerCore, id: JsonRpcRequest['id'], result: JsonObject
   }
 }
 
-const metaJsonCache = new WeakMap<ServerCore, string | undefined>()
-
-function resultMetaJson(core: ServerCore): string | undefined {
-  if (!metaJsonCache.has(core)) metaJsonCache.set(core, core.resultMeta && JSON.stringify(core.resultMeta))
-  return metaJsonCache.get(core)
-}
-
 /** Adds `resultType` and the shared `serverInfo` `_meta` without touching the handler's object. */
-export function finish(core: ServerCore, result: JsonObject): JsonObject {
+function withMeta(core: ServerCore, result: JsonObject): JsonObject {
   const meta = core.resultMeta
   const own = result._meta as JsonObject | undefined
   const out: JsonObject = { ...result, resultType: result.resultType ?? 'complete' }

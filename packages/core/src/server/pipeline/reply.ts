@@ -1,10 +1,16 @@
 /**
  * @module reply
  * What the server hands back to a transport for one inbound message: a JSON-RPC response with the
- * HTTP status it deserves, a long-lived stream (`subscriptions/listen`), or nothing (notifications).
+ * HTTP status it deserves, a long-lived stream (`subscriptions/listen`), or nothing (a
+ * notification). Every error reply is built here, from the error table.
  */
-import { isTesseraError, TesseraError } from '../../errors.ts'
-import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc/message.ts'
+import { handshakeJsonrpcCode, SuccessStatus, TesseraError } from '../../errors.ts'
+import type {
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcResponse,
+} from '../../protocol/jsonrpc/message.ts'
 
 export interface StreamSink {
   /** Sends one JSON-RPC message on the stream. */
@@ -15,56 +21,55 @@ export interface StreamSink {
   onClose(callback: () => void): void
 }
 
+export type ResponseReply = {
+  kind: 'response'
+  status: number
+  body: JsonRpcResponse
+  /** The body already serialized, when the pipeline could do it cheaper than a generic stringify. */
+  encoded?: string
+}
+
 export type Reply =
-  | {
-      kind: 'response'
-      status: number
-      body: JsonRpcResponse
-      /** The body already serialized, when the pipeline could do it cheaper than a generic stringify. */
-      encoded?: string
-    }
+  | ResponseReply
   | { kind: 'stream'; status: number; open(sink: StreamSink): void }
   | { kind: 'accepted' }
 
-export function success(id: JsonRpcId, result: JsonObject): Reply {
-  return { kind: 'response', status: 200, body: { jsonrpc: '2.0', id, result } }
+export function success(id: JsonRpcId, result: JsonObject): ResponseReply {
+  return { kind: 'response', status: SuccessStatus.ok, body: { jsonrpc: '2.0', id, result } }
 }
 
 /** The wire text of a reply. */
-export function encodeReply(reply: Extract<Reply, { kind: 'response' }>): string {
+export function encodeReply(reply: ResponseReply): string {
   return reply.encoded ?? JSON.stringify(reply.body)
 }
 
-export function failure(id: JsonRpcId | undefined, error: TesseraError): Reply {
+/**
+ * The error reply for `error`. A refusal outside any session carries its table status; an
+ * error inside a 2025-11-25 session (`inSession`) is an ordinary JSON-RPC answer on 200, with
+ * that revision's code.
+ */
+export function failure(
+  id: JsonRpcId | undefined,
+  error: TesseraError,
+  options?: { inSession?: boolean },
+): ResponseReply {
+  const inSession = options?.inSession === true
+  const object: JsonRpcErrorObject = {
+    code: inSession ? handshakeJsonrpcCode(error.code) : error.jsonrpcCode,
+    message: error.message,
+  }
+  if (error.data !== undefined) object.data = error.data
   const body: JsonRpcResponse =
-    id === undefined
-      ? { jsonrpc: '2.0', error: errorObject(error) }
-      : { jsonrpc: '2.0', id, error: errorObject(error) }
-  return { kind: 'response', status: error.httpStatus, body }
-}
-
-function errorObject(error: TesseraError): { code: number; message: string; data?: unknown } {
-  return error.data === undefined
-    ? { code: error.jsonrpcCode, message: error.message }
-    : { code: error.jsonrpcCode, message: error.message, data: error.data }
+    id === undefined ? { jsonrpc: '2.0', error: object } : { jsonrpc: '2.0', id, error: object }
+  return { kind: 'response', status: inSession ? SuccessStatus.ok : error.httpStatus, body }
 }
 
 /** Anything that is not a TesseraError is an internal failure: logged, never shown. */
 export function toTesseraError(error: unknown, log: (error: unknown) => void): TesseraError {
-  if (isTesseraError(error)) return error
-  const code = error instanceof Error ? (error as { code?: string }).code : undefined
-  if (code === 'TESSERA_STORE_UNAVAILABLE') {
-    return new TesseraError(
-      'TESSERA_STORE_UNAVAILABLE',
-      'The single-use store is unavailable; nothing was done. Retry later.',
-    )
-  }
-  if (code === 'TESSERA_LEASE_LOST') {
-    log(error)
-    return new TesseraError(
-      'TESSERA_INTERNAL',
-      'Internal error: the single-use lease was lost while the action ran; check its outcome before retrying.',
-    )
+  if (error instanceof TesseraError) {
+    // A lost lease means an action may have run twice: the operator must hear of it.
+    if (error.code === 'TESSERA_LEASE_LOST') log(error)
+    return error
   }
   log(error)
   return new TesseraError('TESSERA_INTERNAL', 'Internal error.')

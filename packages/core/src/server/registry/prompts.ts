@@ -1,12 +1,19 @@
 /**
  * @module prompts
- * The prompt registry. Arguments come from a zod object of strings (optional fields stay out of
- * `required`) or an explicit list; either way they are checked before the handler runs.
+ * The prompt registry. Prompt arguments travel as strings, so they come from a zod object whose
+ * every field accepts a string (optional fields stay out of `required`), or from an explicit list;
+ * a schema that could never accept what a client sends is refused at registration. Arguments
+ * are checked before the handler runs. A name is taken once.
  */
 import { z } from 'zod'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import type { Completer, PromptArgument, PromptConfig, PromptHandler } from '../types.ts'
+import type { JsonSchema } from '../../schema/validator.ts'
+import type { RequestContext } from '../context.ts'
+import type { Completer, PromptArgument, PromptConfig } from '../types.ts'
 import { assertName } from './names.ts'
+
+/** A handler as the registry holds it: what it returns is checked when it returns. */
+export type AnyPromptHandler = (args: Record<string, unknown>, ctx: RequestContext) => unknown
 
 export interface RegisteredPrompt {
   readonly name: string
@@ -14,10 +21,10 @@ export interface RegisteredPrompt {
   readonly arguments: readonly PromptArgument[]
   readonly schema: z.ZodObject | undefined
   readonly complete: Record<string, Completer> | undefined
-  readonly handler: PromptHandler
+  readonly handler: AnyPromptHandler
 }
 
-export type PromptArgsCheck = { ok: true; value: Record<string, string> } | { ok: false; message: string }
+export type PromptArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }
 
 export class PromptRegistry {
   private readonly prompts = new Map<string, RegisteredPrompt>()
@@ -31,12 +38,17 @@ export class PromptRegistry {
     return this.prompts.get(name)
   }
 
-  register(name: string, config: PromptConfig, handler: PromptHandler): void {
+  register(name: string, config: PromptConfig, handler: AnyPromptHandler): void {
     assertName('Prompt', name)
+    if (this.prompts.has(name)) {
+      throw new TypeError(
+        `Prompt '${name}' is already registered; remove it first (removePrompt) to replace it.`,
+      )
+    }
     if (typeof config?.description !== 'string') throw new TypeError(`Prompt '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Prompt '${name}' needs a handler function.`)
     const schema = config.args instanceof z.ZodObject ? config.args : undefined
-    const args = schema ? argumentsOf(schema) : ((config.args as PromptArgument[] | undefined) ?? [])
+    const args = schema ? argumentsOf(name, schema) : listedArguments(name, config.args)
     const d: JsonObject = { name }
     if (config.title !== undefined) d.title = config.title
     d.description = config.description
@@ -83,21 +95,65 @@ export function checkPromptArgs(prompt: RegisteredPrompt, raw: unknown): PromptA
         message: `argument '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`,
       }
     }
-    return { ok: true, value: parsed.data as Record<string, string> }
+    return { ok: true, value: parsed.data }
   }
   for (const arg of prompt.arguments) {
     if (arg.required && args[arg.name] === undefined)
       return { ok: false, message: `missing required argument '${arg.name}'` }
   }
-  return { ok: true, value: args as Record<string, string> }
+  return { ok: true, value: args }
 }
 
-function argumentsOf(schema: z.ZodObject): PromptArgument[] {
+function argumentsOf(prompt: string, schema: z.ZodObject): PromptArgument[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>
   return Object.entries(schema.shape).map(([name, field]) => {
     const f = field as z.ZodType
+    if (!acceptsStrings(f, properties[name] ?? {})) {
+      throw new TypeError(
+        `Prompt '${prompt}': argument '${name}' must accept a string (prompt arguments arrive as strings); use z.string(), a string enum, or z.coerce to convert.`,
+      )
+    }
     const arg: PromptArgument = { name }
     if (f.description !== undefined) arg.description = f.description
     arg.required = !f.safeParse(undefined).success
     return arg
   })
+}
+
+/** Whether a field can ever accept a string: a string schema, a string enum or literal, or a coercion. */
+function acceptsStrings(field: z.ZodType, json: JsonSchema): boolean {
+  if (isCoercing(field)) return true
+  return isStringSchema(json)
+}
+
+function isCoercing(field: z.ZodType): boolean {
+  let def = field._zod.def as { coerce?: boolean; innerType?: z.ZodType }
+  // Optional, default and nullable wrappers hold the real field as innerType.
+  while (def.innerType !== undefined && def.coerce !== true) def = def.innerType._zod.def as typeof def
+  return def.coerce === true
+}
+
+function isStringSchema(json: JsonSchema): boolean {
+  if (json.type === 'string') return true
+  if (Array.isArray(json.enum)) return json.enum.every((value) => typeof value === 'string')
+  if (typeof json.const === 'string') return true
+  const union = (json.anyOf ?? json.oneOf) as JsonSchema[] | undefined
+  if (Array.isArray(union)) return union.some(isStringSchema)
+  return false
+}
+
+function listedArguments(prompt: string, args: PromptConfig['args']): PromptArgument[] {
+  if (args === undefined) return []
+  if (!Array.isArray(args)) {
+    throw new TypeError(`Prompt '${prompt}': args must be a zod 4 object or a list of { name, required? }.`)
+  }
+  const seen = new Set<string>()
+  for (const arg of args as readonly PromptArgument[]) {
+    if (typeof arg?.name !== 'string' || arg.name === '')
+      throw new TypeError(`Prompt '${prompt}': every argument needs a name.`)
+    if (seen.has(arg.name)) throw new TypeError(`Prompt '${prompt}': argument '${arg.name}' is listed twice.`)
+    seen.add(arg.name)
+  }
+  return [...(args as readonly PromptArgument[])]
 }

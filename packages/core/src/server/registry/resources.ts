@@ -1,32 +1,36 @@
 /**
  * @module resources
  * Static resources by URI and resource templates (RFC 6570) tried in registration order. A read
- * resolves a static resource first, then the first template whose handler knows the URI.
+ * resolves a static resource first, then the first template whose handler knows the URI. A URI or
+ * a template is registered once.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import type {
-  CacheHint,
-  Completer,
-  ResourceConfig,
-  ResourceHandler,
-  TemplateConfig,
-  TemplateHandler,
-} from '../types.ts'
+import { assertCacheHint } from '../cache-hints.ts'
+import type { RequestContext } from '../context.ts'
+import type { CacheHint, Completer, ResourceConfig, TemplateConfig } from '../types.ts'
 import { compileUriTemplate, type UriTemplate } from '../uri-template.ts'
 
 export interface RegisteredResource {
   readonly uri: string
   readonly descriptor: JsonObject
   readonly cache: CacheHint | undefined
-  readonly handler: ResourceHandler
+  readonly handler: AnyResourceHandler
 }
+
+/** Handlers as the registry holds them: what they return is checked when they return. */
+export type AnyResourceHandler = (uri: string, ctx: RequestContext) => unknown
+export type AnyTemplateHandler = (
+  uri: string,
+  variables: Record<string, string>,
+  ctx: RequestContext,
+) => unknown
 
 export interface RegisteredTemplate {
   readonly template: UriTemplate
   readonly descriptor: JsonObject
   readonly cache: CacheHint | undefined
   readonly complete: Record<string, Completer> | undefined
-  readonly handler: TemplateHandler
+  readonly handler: AnyTemplateHandler
 }
 
 export class ResourceRegistry {
@@ -39,21 +43,33 @@ export class ResourceRegistry {
     return this.resources.size + this.templates.size
   }
 
-  register(uri: string, config: ResourceConfig, handler: ResourceHandler): void {
+  register(uri: string, config: ResourceConfig, handler: AnyResourceHandler): void {
     assertUri(uri)
+    if (this.resources.has(uri)) {
+      throw new TypeError(
+        `Resource '${uri}' is already registered; remove it first (removeResource) to replace it.`,
+      )
+    }
     if (typeof config?.name !== 'string' || config.name === '')
       throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
+    assertCacheHint(config.cache)
     this.resources.set(uri, { uri, descriptor: describe({ uri }, config), cache: config.cache, handler })
     this.resourceList = undefined
   }
 
-  registerTemplate(uriTemplate: string, config: TemplateConfig, handler: TemplateHandler): void {
+  registerTemplate(uriTemplate: string, config: TemplateConfig, handler: AnyTemplateHandler): void {
+    if (this.templates.has(uriTemplate)) {
+      throw new TypeError(
+        `Resource template '${uriTemplate}' is already registered; remove it first (removeResource) to replace it.`,
+      )
+    }
     if (typeof config?.name !== 'string' || config.name === '') {
       throw new TypeError(`Resource template '${uriTemplate}' needs a name.`)
     }
     if (typeof handler !== 'function')
       throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
+    assertCacheHint(config.cache)
     const template = compileUriTemplate(uriTemplate)
     this.templates.set(uriTemplate, {
       template,

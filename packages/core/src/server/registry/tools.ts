@@ -1,13 +1,14 @@
 /**
  * @module tools
  * The tool registry: schemas compiled and the `x-mcp-header` mirror table built once, at
- * registration, from the same normalized schema that `tools/list` advertises. Re-registering a
- * name replaces tool and mirror table together, in place, so list order stays deterministic.
+ * registration, from the same normalized schema that `tools/list` advertises. A name is taken
+ * once: registering it again is refused (remove the tool first), never a silent replacement.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
-import type { SchemaInput, ToolConfig, ToolHandler } from '../types.ts'
+import type { RequestContext } from '../context.ts'
+import type { ToolConfig } from '../types.ts'
 import { assertName } from './names.ts'
 
 export interface RegisteredTool {
@@ -16,9 +17,12 @@ export interface RegisteredTool {
   readonly input: CompiledSchema | undefined
   readonly output: CompiledSchema | undefined
   readonly mirror: MirrorTable
-  readonly handler: ToolHandler<SchemaInput | undefined>
+  readonly handler: AnyToolHandler
   readonly singleUse: boolean
 }
+
+/** A handler as the registry holds it: what it returns is checked when it returns. */
+export type AnyToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => unknown
 
 export class ToolRegistry {
   private readonly tools = new Map<string, RegisteredTool>()
@@ -32,15 +36,24 @@ export class ToolRegistry {
     return this.tools.get(name)
   }
 
-  register(name: string, config: ToolConfig, handler: ToolHandler<SchemaInput | undefined>): RegisteredTool {
+  register(name: string, config: ToolConfig, handler: AnyToolHandler): RegisteredTool {
     assertName('Tool', name)
+    if (this.tools.has(name)) {
+      throw new TypeError(`Tool '${name}' is already registered; remove it first (removeTool) to replace it.`)
+    }
     if (typeof config?.description !== 'string') throw new TypeError(`Tool '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Tool '${name}' needs a handler function.`)
-    const input = config.input === undefined ? undefined : compileSchema(config.input, 'input')
+    const input =
+      config.input === undefined ? undefined : compileSchema(config.input, 'input', `Tool '${name}': input`)
     const inputSchema = input?.jsonSchema ?? EMPTY_OBJECT_SCHEMA
     if (inputSchema.type !== 'object')
-      throw new TypeError(`Tool '${name}': inputSchema must have type "object".`)
-    const output = config.output === undefined ? undefined : compileSchema(config.output, 'output')
+      throw new TypeError(`Tool '${name}': input schema must have type "object".`)
+    const output =
+      config.output === undefined
+        ? undefined
+        : compileSchema(config.output, 'output', `Tool '${name}': output`)
+    if (output !== undefined && output.jsonSchema.type !== 'object')
+      throw new TypeError(`Tool '${name}': output schema must have type "object".`)
     const tool: RegisteredTool = {
       name,
       descriptor: describe(name, config, inputSchema, output),

@@ -4,30 +4,36 @@
  * core as the node:http face; only body reading and reply writing differ. Repeated headers cannot
  * be told apart in a `Headers` object (they arrive joined), so repeats show up as mismatches.
  */
+import { SuccessStatus } from '../../errors.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
-import type { McpServer } from '../../server/create-server.ts'
-import { handleHttpRequest, writeError } from './handle-request.ts'
+import { doorOf, type McpServer } from '../../server/door.ts'
+import { handleHttpRequest } from './handle-request.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
-import type { ReplyWriter, SseWriter } from './reply-writer.ts'
+import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
 /** Host/Origin protection defaults to the loopback names; pass `allowedHosts` for a public host. */
 export function createFetchHandler(server: McpServer, options?: HttpOptions): FetchHandler {
+  const door = doorOf(server, 'createFetchHandler')
   const resolved = resolveHttpOptions(options, true)
-  server.serving = true
+  door.opened()
   return async (request) => {
     const writer = new FetchReplyWriter(request.signal)
     const url = new URL(request.url)
-    if (url.pathname !== resolved.path) return new Response('Not found', { status: 404 })
-    const headers = new FetchHeaderView(request.headers, url.host)
-    if (headerBytes(request.headers) > resolved.maxHeaderBytes) {
-      return new Response('Request header fields too large', { status: 431 })
+    if (url.pathname !== resolved.path) {
+      writeFault(writer, 'TESSERA_NOT_FOUND', 'Not found.')
+      return writer.response
     }
+    if (headerBytes(request.headers) > resolved.maxHeaderBytes) {
+      writeFault(writer, 'TESSERA_HEADERS_TOO_LARGE', 'Request header fields too large.')
+      return writer.response
+    }
+    const headers = new FetchHeaderView(request.headers, url.host)
     const input = { method: request.method, headers, body: () => readBody(request, resolved) }
-    handleHttpRequest(server, resolved, input, writer).catch((error: unknown) => {
-      server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
-      if (!writer.answered) writeError(writer, 500, undefined, -32603, 'Internal error.')
+    handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
+      door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
+      if (!writer.answered) writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
     })
     return writer.response
   }
@@ -121,7 +127,7 @@ class FetchReplyWriter implements ReplyWriter {
         this.fireClose()
       },
     })
-    this.answer(new Response(body, { status: 200, headers }))
+    this.answer(new Response(body, { status: SuccessStatus.ok, headers }))
     return {
       write: (frame) => {
         if (!this.finished) controller.enqueue(encoder.encode(frame))

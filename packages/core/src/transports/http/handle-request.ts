@@ -1,30 +1,84 @@
 /**
  * @module handle-request
  * One Streamable HTTP request, whichever face received it: method, Host/Origin, content
- * negotiation, authentication, parse, era classification, dispatch, reply. Checks run in the
- * order of the spec digest §8.5, and every refusal is one short sentence with its own status.
+ * negotiation, authentication, body, parse, era classification, then the server's door for that
+ * era. Checks run in the order the spec gives, and every refusal is one short sentence whose
+ * JSON-RPC code and HTTP status come from the error table.
  */
-
-import { classify } from '../../protocol/eras/classify.ts'
-import { ErrorCode } from '../../protocol/jsonrpc/error-codes.ts'
-import type { InboundMessage, JsonRpcErrorObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import { SuccessStatus, TesseraError } from '../../errors.ts'
+import { classifyRequest } from '../../protocol/eras/classify.ts'
+import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
-import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import type { McpServer } from '../../server/create-server.ts'
-import { encodeReply, type Reply } from '../../server/pipeline/reply.ts'
+import { encodeReply, failure, type Reply, type ServerDoor } from '../../server/door.ts'
+import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
-import { legacyDelete, legacyGet, legacyInitialize, legacyMessage } from './legacy-http.ts'
+import type { HttpInput } from './http-input.ts'
 import { openListenStream } from './listen-stream.ts'
 import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
-import type { ReplyWriter } from './reply-writer.ts'
+import { type ReplyWriter, writeFault, writeReply } from './reply-writer.ts'
 
-export interface HttpInput {
-  method: string
-  headers: HeaderView
-  /** Reads the body as text, or returns undefined when it exceeds the limit. */
-  body(): Promise<string | undefined>
+/** Answers one HTTP request on the MCP endpoint, whichever era it belongs to. */
+export async function handleHttpRequest(
+  door: ServerDoor,
+  options: ResolvedHttpOptions,
+  input: HttpInput,
+  writer: ReplyWriter,
+): Promise<void> {
+  if (!checkHost(options, input, writer)) return
+  const sessions = door.handshake
+  const isStreamMethod = input.method === 'GET' || input.method === 'DELETE'
+  if (input.method !== 'POST' && !(isStreamMethod && sessions)) {
+    const allow = sessions ? 'GET, POST, DELETE' : 'POST'
+    return writeFault(writer, 'TESSERA_METHOD_NOT_ALLOWED', `Method not allowed: use ${allow}.`, {
+      headers: { allow },
+    })
+  }
+  if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
+  const auth = options.authenticate ? await authenticate(options, input, writer) : undefined
+  if (auth === false) return
+  if (isStreamMethod && sessions) {
+    const c = { sessions, options, input, writer, auth }
+    return input.method === 'GET' ? handshakeGet(c) : handshakeDelete(c)
+  }
+  const text = await input.body()
+  if (text === undefined) {
+    return writeFault(
+      writer,
+      'TESSERA_PAYLOAD_TOO_LARGE',
+      'Payload too large: the request body exceeds the limit.',
+    )
+  }
+  const parsed = parseMessage(text)
+  if (!parsed.ok) return writeReply(writer, failure(parsed.id, parsed.error))
+  const inbound = parsed.value
+  const route = classifyRequest({
+    httpMethod: 'POST',
+    message: inbound,
+    versionHeader: input.headers.get('mcp-protocol-version'),
+    sessionId: input.headers.get('mcp-session-id'),
+    handshakeEnabled: sessions !== undefined,
+  })
+  if (route.era === 'modern') {
+    if (inbound.kind === 'notification') return writer.empty(SuccessStatus.accepted)
+    if (inbound.kind !== 'request') return refuse(door, inbound, input, writer)
+    if (route.action === 'missing-meta') {
+      return writeFault(writer, 'TESSERA_INVALID_ENVELOPE', 'Invalid params: _meta is required.', {
+        id: inbound.message.id,
+      })
+    }
+    const exchange = new HttpExchange(input.headers, auth, writer)
+    return deliver(await door.modern(inbound.message, exchange), exchange, writer, options)
+  }
+  if (route.era === 'handshake' && sessions) {
+    const c = { sessions, options, input, writer, auth }
+    if (route.action === 'initialize' && inbound.kind === 'request')
+      return handshakeInitialize(c, inbound.message)
+    if (route.action === 'sessionless') return writer.empty(SuccessStatus.accepted)
+    return handshakeMessage(c, inbound)
+  }
+  return refuse(door, inbound, input, writer)
 }
 
 /** Host/Origin first: a rebinding attack must learn nothing, not even which methods exist. */
@@ -32,28 +86,27 @@ function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: Reply
   if (!options.policy) return true
   const verdict = checkHostAndOrigin(options.policy, input.headers.get('host'), input.headers.get('origin'))
   if (verdict === 'ok') return true
-  const which = verdict === 'bad-host' ? 'Host' : 'Origin'
-  writeError(writer, 403, undefined, ErrorCode.InvalidRequest, `Forbidden: ${which} is not allowed.`)
+  writeFault(
+    writer,
+    'TESSERA_FORBIDDEN',
+    `Forbidden: ${verdict === 'bad-host' ? 'Host' : 'Origin'} is not allowed.`,
+  )
   return false
 }
 
 function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {
   if (!acceptsBoth(input.headers.get('accept'))) {
-    writeError(
+    writeFault(
       writer,
-      406,
-      undefined,
-      ErrorCode.InvalidRequest,
+      'TESSERA_NOT_ACCEPTABLE',
       'Not acceptable: Accept must list application/json and text/event-stream.',
     )
     return false
   }
   if (!isJsonContentType(input.headers.get('content-type'))) {
-    writeError(
+    writeFault(
       writer,
-      415,
-      undefined,
-      ErrorCode.InvalidRequest,
+      'TESSERA_UNSUPPORTED_MEDIA_TYPE',
       'Unsupported media type: Content-Type must be application/json.',
     )
     return false
@@ -66,81 +119,17 @@ async function authenticate(
   input: HttpInput,
   writer: ReplyWriter,
 ): Promise<AuthInfo | undefined | false> {
-  if (!options.authenticate) return undefined
   try {
-    return await options.authenticate(input.headers)
+    return await options.authenticate!(input.headers)
   } catch (error) {
-    writeAuthError(writer, error)
+    if (error instanceof HttpAuthError) {
+      const headers = error.wwwAuthenticate ? { 'www-authenticate': error.wwwAuthenticate } : undefined
+      writeReply(writer, failure(undefined, error), headers)
+    } else {
+      writeFault(writer, 'TESSERA_UNAUTHORIZED', 'Unauthorized.')
+    }
     return false
   }
-}
-
-/** Answers one HTTP request on the MCP endpoint, whichever era it belongs to. */
-export async function handleHttpRequest(
-  server: McpServer,
-  options: ResolvedHttpOptions,
-  input: HttpInput,
-  writer: ReplyWriter,
-): Promise<void> {
-  if (!checkHost(options, input, writer)) return
-  const runtime = server.core.handshake
-  const isStreamMethod = input.method === 'GET' || input.method === 'DELETE'
-  if (input.method !== 'POST' && !(isStreamMethod && runtime)) {
-    const allow = runtime ? 'GET, POST, DELETE' : 'POST'
-    return writeError(writer, 405, undefined, ErrorCode.InvalidRequest, `Method not allowed: use ${allow}.`, {
-      allow,
-    })
-  }
-  if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
-  const auth = options.authenticate ? await authenticate(options, input, writer) : undefined
-  if (auth === false) return
-  if (isStreamMethod && runtime) {
-    const c = { server, runtime, options, input, writer, auth }
-    return input.method === 'GET' ? legacyGet(c) : legacyDelete(c)
-  }
-  const text = await input.body()
-  if (text === undefined) {
-    return writeError(
-      writer,
-      413,
-      undefined,
-      ErrorCode.InvalidRequest,
-      'Payload too large: the request body exceeds the limit.',
-    )
-  }
-  const parsed = parseMessage(text)
-  if (!parsed.ok) return writeError(writer, 400, parsed.id, parsed.error.code, parsed.error.message)
-  const inbound = parsed.value
-  const route = classify({
-    httpMethod: 'POST',
-    message: inbound,
-    versionHeader: input.headers.get('mcp-protocol-version'),
-    sessionId: input.headers.get('mcp-session-id'),
-    legacyEnabled: runtime !== undefined,
-  })
-  if (route.era === 'modern') {
-    if (inbound.kind === 'notification') return writer.empty(202)
-    if (inbound.kind !== 'request') return refuse(server, inbound, input.headers, writer)
-    if (route.action === 'missing-meta') {
-      return writeError(
-        writer,
-        400,
-        inbound.message.id,
-        ErrorCode.InvalidParams,
-        'Invalid params: _meta is required.',
-      )
-    }
-    const exchange = new HttpExchange(input.headers, auth, writer)
-    const reply = await server.handleModern(inbound.message, exchange)
-    return deliver(reply, exchange, writer, options)
-  }
-  if (route.era === 'legacy' && runtime) {
-    const c = { server, runtime, options, input, writer, auth }
-    if (route.action === 'initialize') return legacyInitialize(c, inbound.message as JsonRpcRequest)
-    if (route.action === 'sessionless') return writer.empty(202)
-    return legacyMessage(c, inbound)
-  }
-  return refuse(server, inbound, input.headers, writer)
 }
 
 function deliver(
@@ -150,71 +139,36 @@ function deliver(
   options: ResolvedHttpOptions,
 ): void {
   if (reply.kind === 'response') return exchange.respond(reply.status, encodeReply(reply))
-  if (reply.kind === 'accepted') return writer.empty(202)
+  if (reply.kind === 'accepted') return writer.empty(SuccessStatus.accepted)
   openListenStream(reply, writer, options.keepAliveMs)
 }
 
-/** What neither era can serve: a response to nobody, a legacy request without a session, an unsupported version. */
-function refuse(server: McpServer, inbound: InboundMessage, headers: HeaderView, writer: ReplyWriter): void {
+/** What neither era can serve: a response to nobody, a request without a session, an unsupported version. */
+function refuse(door: ServerDoor, inbound: InboundMessage, input: HttpInput, writer: ReplyWriter): void {
   if (inbound.kind === 'response') {
-    return writeError(
+    return writeFault(
       writer,
-      400,
-      undefined,
-      ErrorCode.InvalidRequest,
+      'TESSERA_INVALID_REQUEST',
       'Invalid request: there is no request to answer here.',
     )
   }
-  if (inbound.kind === 'notification') return writer.empty(202)
+  if (inbound.kind === 'notification') return writer.empty(SuccessStatus.accepted)
   const request = inbound.message
-  if (server.core.handshake && request.method !== 'initialize') {
-    return writeError(
-      writer,
-      400,
-      request.id,
-      ErrorCode.InvalidRequest,
-      'Bad request: Mcp-Session-Id header is required.',
-    )
+  if (door.handshake && request.method !== 'initialize') {
+    return writeFault(writer, 'TESSERA_SESSION_REQUIRED', 'Bad request: Mcp-Session-Id header is required.', {
+      id: request.id,
+    })
   }
-  const versionHeader = headers.get('mcp-protocol-version')
-  const supported = [...server.core.versions.modern, ...server.core.versions.legacy]
   const requested =
-    request.method === 'initialize' ? String(request.params?.protocolVersion ?? '') : (versionHeader ?? '')
-  writeError(
-    writer,
-    400,
-    request.id,
-    ErrorCode.UnsupportedProtocolVersion,
+    request.method === 'initialize'
+      ? String(request.params?.protocolVersion ?? '')
+      : (input.headers.get('mcp-protocol-version') ?? '')
+  const error = new TesseraError(
+    'TESSERA_UNSUPPORTED_VERSION',
     'Unsupported protocol version: this server speaks 2026-07-28 only.',
-    undefined,
-    {
-      supported,
-      requested,
-    },
+    { supported: door.supportedVersions, requested },
   )
-}
-
-function writeAuthError(writer: ReplyWriter, error: unknown): void {
-  if (error instanceof HttpAuthError) {
-    const headers: Record<string, string> = {}
-    if (error.wwwAuthenticate) headers['www-authenticate'] = error.wwwAuthenticate
-    return writeError(writer, error.status, undefined, ErrorCode.InvalidRequest, error.message, headers)
-  }
-  writeError(writer, 401, undefined, ErrorCode.InvalidRequest, 'Unauthorized.')
-}
-
-export function writeError(
-  writer: ReplyWriter,
-  status: number,
-  id: JsonRpcRequest['id'] | undefined,
-  code: number,
-  message: string,
-  headers?: Record<string, string>,
-  data?: unknown,
-): void {
-  const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data }
-  const body = id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error }
-  writer.json(status, JSON.stringify(body), headers)
+  writeReply(writer, failure(request.id, error))
 }
 
 // Clients send the same few Accept values over and over: remember the verdicts.

@@ -1,13 +1,13 @@
 /**
  * @module http-exchange
- * The `Exchange` of one HTTP request. A request answers as plain JSON until its handler emits a
+ * The `Exchange` of one 2026-07-28 HTTP request. A request answers as plain JSON until its handler emits a
  * notification (progress, log); the first one switches the reply to an SSE stream, so requests
  * that never notify pay nothing for streaming. Client disconnect aborts the handler's signal.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import type { Exchange } from '../../server/exchange.ts'
+import type { Exchange } from '../../server/door.ts'
 import { type ReplyWriter, SSE_HEADERS, type SseWriter, sseFrame } from './reply-writer.ts'
 
 export class HttpExchange implements Exchange {
@@ -30,10 +30,10 @@ export class HttpExchange implements Exchange {
     return this.controller.signal
   }
 
-  notify(method: string, params: JsonObject): void {
+  send(message: JsonObject): void {
     if (this.done || this.writer.closed) return
     this.stream ??= this.writer.sse(SSE_HEADERS)
-    this.stream.write(sseFrame({ jsonrpc: '2.0', method, params }))
+    this.stream.write(sseFrame(message))
   }
 
   /** Sends the final response (already serialized): on the SSE stream if one was opened, else as JSON. */

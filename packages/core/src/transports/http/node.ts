@@ -10,12 +10,14 @@ import {
   type ServerResponse,
 } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { SuccessStatus } from '../../errors.ts'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
-import type { McpServer } from '../../server/create-server.ts'
-import { type HttpInput, handleHttpRequest, writeError } from './handle-request.ts'
+import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
+import { handleHttpRequest } from './handle-request.ts'
+import type { HttpInput } from './http-input.ts'
 import { NodeHeaderView } from './node-headers.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
-import type { ReplyWriter, SseWriter } from './reply-writer.ts'
+import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -26,23 +28,22 @@ export interface NodeListenerOptions extends HttpOptions {
 
 /** A `(req, res)` listener for an existing node:http server (or Express, or Fastify's raw routes). */
 export function createNodeListener(server: McpServer, options?: NodeListenerOptions): NodeListener {
+  const door = doorOf(server, 'createNodeListener')
   const resolved = resolveHttpOptions(options, options?.local ?? true)
-  server.serving = true
+  door.opened()
   return (req, res) => {
     const writer = new NodeReplyWriter(res)
     const path = pathOf(req.url)
-    if (path !== resolved.path) {
-      writer.json(404, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Not found."}}')
-      return
-    }
+    if (path !== resolved.path) return writeFault(writer, 'TESSERA_NOT_FOUND', 'Not found.')
     const input: HttpInput = {
       method: req.method ?? 'GET',
       headers: new NodeHeaderView(req),
       body: () => readBody(req, resolved),
     }
-    handleHttpRequest(server, resolved, input, writer).catch((error: unknown) => {
-      server.core.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
-      if (!writer.closed && !res.headersSent) writeError(writer, 500, undefined, -32603, 'Internal error.')
+    handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
+      door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
+      if (!writer.closed && !res.headersSent)
+        writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
       else res.destroy()
     })
   }
@@ -78,7 +79,7 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
     url: `http://${shownHost}:${port}${options?.path ?? '/mcp'}`,
     port,
     httpServer,
-    close: () => closeGracefully(server, httpServer, options?.shutdownGraceMs ?? 5_000),
+    close: () => closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000),
   }
 }
 
@@ -86,9 +87,9 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
  * Stops accepting, ends listen and GET streams, lets requests in flight finish (a guarded action
  * must get to record its outcome), cuts what is left after the grace period, then closes stores.
  */
-async function closeGracefully(server: McpServer, httpServer: Server, graceMs: number): Promise<void> {
+async function closeGracefully(door: ServerDoor, httpServer: Server, graceMs: number): Promise<void> {
   const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()))
-  server.core.bus.publish({ type: 'shutdown' })
+  door.endStreams()
   httpServer.closeIdleConnections()
   let timer: NodeJS.Timeout | undefined
   const grace = new Promise<void>((resolve) => {
@@ -99,7 +100,7 @@ async function closeGracefully(server: McpServer, httpServer: Server, graceMs: n
   clearTimeout(timer)
   httpServer.closeAllConnections()
   await drained
-  await server.close()
+  await door.close()
 }
 
 function pathOf(url: string | undefined): string {
@@ -167,7 +168,7 @@ class NodeReplyWriter implements ReplyWriter {
   }
 
   sse(headers?: Record<string, string>): SseWriter {
-    this.res.writeHead(200, headers)
+    this.res.writeHead(SuccessStatus.ok, headers)
     this.res.flushHeaders()
     const res = this.res
     return {

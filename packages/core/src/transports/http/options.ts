@@ -2,18 +2,26 @@
  * @module options
  * Options shared by both HTTP faces (node:http and fetch), resolved once.
  */
+import { TesseraError } from '../../errors.ts'
+import { positiveInteger } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 
-/** Thrown by `authenticate` to refuse a request: 401 (with a challenge) or 403. */
-export class HttpAuthError extends Error {
+/**
+ * Thrown by `authenticate` to refuse a request: 401 (with a `WWW-Authenticate` challenge) or 403.
+ * `message` is what the client reads.
+ */
+export class HttpAuthError extends TesseraError {
+  override readonly name = 'HttpAuthError'
+
   constructor(
-    readonly status: 401 | 403,
+    status: 401 | 403,
     message: string,
     readonly wwwAuthenticate?: string,
   ) {
-    super(message)
+    if (status !== 401 && status !== 403) throw new RangeError('HttpAuthError status must be 401 or 403.')
+    super(status === 401 ? 'TESSERA_UNAUTHORIZED' : 'TESSERA_FORBIDDEN', message)
   }
 }
 
@@ -46,6 +54,8 @@ export interface ResolvedHttpOptions {
 }
 
 export function resolveHttpOptions(options: HttpOptions | undefined, local: boolean): ResolvedHttpOptions {
+  if (options?.authenticate !== undefined && typeof options.authenticate !== 'function')
+    throw new TypeError('authenticate must be a function.')
   const protect = options?.dnsRebindingProtection !== false
   const hosts = options?.allowedHosts ?? (local ? LOCAL_HOSTS : undefined)
   return {
@@ -53,14 +63,9 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     policy: protect
       ? createHostPolicy({ allowedHosts: hosts, allowedOrigins: options?.allowedOrigins })
       : undefined,
-    maxBodyBytes: limit(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
-    maxHeaderBytes: limit(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
-    keepAliveMs: limit(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
+    maxBodyBytes: positiveInteger(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
+    maxHeaderBytes: positiveInteger(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
+    keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
     authenticate: options?.authenticate,
   }
-}
-
-function limit(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer.`)
-  return value
 }

@@ -22,20 +22,20 @@ const COMBINATORS = ['allOf', 'anyOf', 'oneOf']
 // `definitions` and `dependencies` stay schema-valued in the official 2019-09 and 2020-12
 // meta-schemas ("retained … to prevent incompatible extensions"), and zod-to-json-schema emits
 // `definitions` even when `$schema` is later stripped: walking them refuses rather than ignores.
-const LEGACY_MAPS = ['definitions', 'dependencies']
+const DRAFT07_MAPS = ['definitions', 'dependencies']
 
 // `items` is walked as a schema or an array of schemas in every dialect: an array is the only
 // form in draft-07 tuples and invalid in 2020-12, so no dialect gives it a data meaning.
 const DRAFT_2020_12 = dialect('2020-12', {
   single: [...APPLICATORS, ...UNEVALUATED, 'items', 'contentSchema'],
   list: [...COMBINATORS, 'prefixItems'],
-  map: ['patternProperties', '$defs', 'dependentSchemas', ...LEGACY_MAPS],
+  map: ['patternProperties', '$defs', 'dependentSchemas', ...DRAFT07_MAPS],
 })
 
 const DRAFT_2019_09 = dialect('2019-09', {
   single: [...APPLICATORS, ...UNEVALUATED, 'items', 'additionalItems', 'contentSchema'],
   list: COMBINATORS,
-  map: ['patternProperties', '$defs', 'dependentSchemas', ...LEGACY_MAPS],
+  map: ['patternProperties', '$defs', 'dependentSchemas', ...DRAFT07_MAPS],
 })
 
 // Drafts 04 and 06 use a subset of draft-07's schema keywords; walking the superset can only
@@ -43,7 +43,7 @@ const DRAFT_2019_09 = dialect('2019-09', {
 const DRAFT_07 = dialect('draft-07', {
   single: [...APPLICATORS, 'items', 'additionalItems'],
   list: COMBINATORS,
-  map: ['patternProperties', ...LEGACY_MAPS],
+  map: ['patternProperties', ...DRAFT07_MAPS],
 })
 
 // An unrecognized meta-schema gives no way to tell data from subschemas; the union refuses every

@@ -1,0 +1,62 @@
+/**
+ * @module @tessera/core/ports
+ * Everything a store or bus author needs, in one place: each port a server's instances share
+ * (single-use records, handshake sessions, stream events, the event bus), the helpers every
+ * implementation of a port must use so they all agree (claim arguments, fences, the event-id
+ * rule, session changes, the bus relay), and the in-memory implementation of each. An application
+ * needs none of this: it passes a store package's bundle as `stores`.
+ */
+export { nonNegativeInteger, positiveInteger } from './option-checks.ts'
+export {
+  createSingleUseGuard,
+  type GuardOutcome,
+  LeaseLostError,
+  type SingleUseEvent,
+  type SingleUseEventType,
+  type SingleUseGuard,
+  type SingleUseGuardOptions,
+} from './security/replay/guard.ts'
+export { type MemoryReplayStoreOptions, memoryReplayStore } from './security/replay/memory-replay-store.ts'
+export {
+  assertClaimArguments,
+  type ClaimResult,
+  newFence,
+  type ReplayRecordView,
+  type ReplayStore,
+  SingleUseStoreError,
+  toStoreError,
+  withStoreTimeout,
+  withTimeout,
+} from './security/replay/replay-store.ts'
+export {
+  assertStreamId,
+  createFollowerWakeups,
+  type EventStore,
+  type FollowerWakeups,
+  formatEventId,
+  MAX_STREAM_ID_LENGTH,
+  type MemoryEventStoreOptions,
+  memoryEventStore,
+  parseEventId,
+  type StoredEvent,
+} from './server/handshake/event-store.ts'
+export {
+  applySessionChange,
+  MAX_SUBSCRIPTIONS,
+  type MemorySessionStoreOptions,
+  memorySessionStore,
+  type SessionChange,
+  type SessionRecord,
+  type SessionStore,
+} from './server/handshake/session-store.ts'
+export {
+  type BusRelay,
+  type BusRelayOptions,
+  createBusRelay,
+  isLocalEvent,
+  memoryNotificationBus,
+  type NotificationBus,
+  type ServerEvent,
+  type ServerEventListener,
+} from './server/notification-bus.ts'
+export { closeTogether, type Stores } from './server/stores.ts'

@@ -1,0 +1,96 @@
+/**
+ * @module replay-store
+ * The port every single-use record store implements. A record is keyed by a nonce
+ * from a sealed requestState and moves in_progress → done, or is deleted on failure.
+ * A lease (renewed while work runs) frees the key of a worker that died, and a
+ * random fence per claim keeps a late executor from touching a newer claim's record.
+ */
+
+import { randomBytes } from 'node:crypto'
+import { TesseraError } from '../../errors.ts'
+
+/** Answer to a claim: the caller runs the work only on `claimed`. */
+export type ClaimResult =
+  | { kind: 'claimed'; fence: string; previous?: 'abandoned' }
+  | { kind: 'in_progress'; what: string }
+  | { kind: 'done'; what: string; outcome: string }
+
+/** What a record says, for diagnostics and tests; `abandoned` is an in-progress record whose lease ran out. */
+export interface ReplayRecordView {
+  status: 'in_progress' | 'done' | 'abandoned'
+  what: string
+  outcome?: string
+}
+
+export interface ReplayStore {
+  /**
+   * Atomically: if no record, or a record whose lease expired while in progress, claim it
+   * (status in_progress, new random fence, lease until now+leaseMs, record kept until
+   * now+max(ttlMs, leaseMs)). A record past its ttl counts as no record.
+   */
+  claim(key: string, what: string, leaseMs: number, ttlMs: number): Promise<ClaimResult>
+  /** Extend the lease if the fence still holds; false if it was lost. */
+  renew(key: string, fence: string, leaseMs: number): Promise<boolean>
+  /** Mark done with the outcome (kept until ttl from the claim, at least) if the fence still holds; false if lost. */
+  complete(key: string, fence: string, outcome: string): Promise<boolean>
+  /** Delete the record if the fence still holds (failure path: an honest retry may run). */
+  release(key: string, fence: string): Promise<void>
+  /** Read-only, for diagnostics and tests. */
+  inspect(key: string): Promise<ReplayRecordView | undefined>
+  close(): Promise<void>
+}
+
+/**
+ * The store could not be reached or did not answer in time. The guard never runs work
+ * when a claim ends this way: without a record, at-most-once cannot be promised. The message is
+ * the one a client reads; what failed is in `detail`, for logs only.
+ */
+export class SingleUseStoreError extends TesseraError {
+  override readonly name = 'SingleUseStoreError'
+  /** What failed (operation and cause), for logs; never on the wire. */
+  readonly detail: string
+
+  constructor(detail: string, options?: { cause?: unknown }) {
+    super('TESSERA_STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, undefined, options)
+    this.detail = detail
+  }
+}
+
+const STORE_UNAVAILABLE_MESSAGE = 'The single-use store is unavailable; nothing was done. Retry later.'
+
+/** Wraps any failure of a store call, keeping an existing SingleUseStoreError as is. */
+export function toStoreError(operation: string, cause: unknown): SingleUseStoreError {
+  if (cause instanceof SingleUseStoreError) return cause
+  const reason = cause instanceof Error ? cause.message : String(cause)
+  return new SingleUseStoreError(`single-use store ${operation} failed: ${reason}`, { cause })
+}
+
+/** Rejects with an Error naming `operation` when `promise` does not settle within `ms`. */
+export function withTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${operation} timed out after ${ms} ms`)), ms)
+    timer.unref()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** Rejects with a SingleUseStoreError when `promise` fails or does not settle within `ms`. */
+export function withStoreTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
+  return withTimeout(operation, promise, ms).catch((error: unknown) => {
+    throw toStoreError(operation, error)
+  })
+}
+
+/** Rejects bad arguments early, the same way in every store. */
+export function assertClaimArguments(key: string, leaseMs: number, ttlMs: number): void {
+  if (typeof key !== 'string' || key.length === 0)
+    throw new TypeError('single-use key must be a non-empty string')
+  if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new RangeError('leaseMs must be a positive number')
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number')
+}
+
+/** A fresh fence: 128 random bits, so a stale executor cannot guess a newer claim's fence. */
+export function newFence(): string {
+  return randomBytes(16).toString('base64url')
+}

@@ -1,0 +1,69 @@
+/**
+ * @module door
+ * The one way a transport reaches a server: 2026-07-28 requests, the handshake era's sessions,
+ * whole client connections (stdio), and shutdown. It is looked up from the server object through
+ * a module-private map, so the public `McpServer` type shows only what applications use; and it
+ * is the only module of `server/` a transport imports (the architecture tests check it), so
+ * everything a transport may touch is listed below.
+ */
+import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+import type { MessageConnection, MessageWriter } from './connection.ts'
+import type { Exchange } from './exchange.ts'
+import type { HandshakeSessions } from './handshake/sessions.ts'
+import type { Logger } from './logger.ts'
+import type { Reply } from './pipeline/reply.ts'
+
+export interface ServerDoor {
+  readonly logger: Logger
+  /** The versions a 2026-07-28 request may name. */
+  readonly modernVersions: readonly string[]
+  /** Every version this server speaks, for the data of an unsupported-version error. */
+  readonly supportedVersions: readonly string[]
+  /** The 2025-11-25 era; undefined when the server serves 2026-07-28 only. */
+  readonly handshake: HandshakeSessions | undefined
+  /** A transport starts serving: from now on every registration is announced to listeners. */
+  opened(): void
+  /** Serves one 2026-07-28 request. */
+  modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply>
+  /** A client on a two-way message stream (stdio), in either era. */
+  connect(write: MessageWriter): MessageConnection
+  /** Ends every listen and session stream of this process with its closing message. */
+  endStreams(): void
+  /** `McpServer.close()`: ends streams and closes the stores. */
+  close(): Promise<void>
+}
+
+const doors = new WeakMap<object, ServerDoor>()
+
+/** Called once by the server that owns `door`. */
+export function registerDoor(server: object, door: ServerDoor): void {
+  doors.set(server, door)
+}
+
+/** The door of a server made by `createServer`; a TypeError for anything else. */
+export function doorOf(server: unknown, caller: string): ServerDoor {
+  const door = typeof server === 'object' && server !== null ? doors.get(server) : undefined
+  if (door === undefined) throw new TypeError(`${caller} needs a server made by createServer().`)
+  return door
+}
+
+export type { MessageConnection, MessageWriter } from './connection.ts'
+export type { McpServer } from './create-server.ts'
+export type { Exchange } from './exchange.ts'
+export {
+  type EventStore,
+  formatEventId,
+  parseEventId,
+  type StoredEvent,
+} from './handshake/event-store.ts'
+export type { Session, SessionSink } from './handshake/session.ts'
+export type { HandshakeSessions } from './handshake/sessions.ts'
+export type { Logger } from './logger.ts'
+export {
+  encodeReply,
+  failure,
+  type Reply,
+  type ResponseReply,
+  type StreamSink,
+  toTesseraError,
+} from './pipeline/reply.ts'

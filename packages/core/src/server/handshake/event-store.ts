@@ -1,0 +1,184 @@
+/**
+ * @module event-store
+ * The message log behind resumable SSE streams of the handshake era, its one event-id rule, and
+ * the in-memory store. Every event id names its stream (and the stream names its session), so
+ * `Last-Event-ID` replays only the stream that broke, only for the session that owns it. A resumer keeps receiving new events until the
+ * stream finishes, so work that goes on after a disconnect is not lost.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+
+export interface StoredEvent {
+  id: string
+  /** The JSON-RPC message, or undefined for the empty priming event. */
+  message: JsonObject | undefined
+}
+
+export interface EventStore {
+  /** Appends a message (undefined = priming event) and returns its id, unique across streams. */
+  append(streamId: string, message: JsonObject | undefined): Promise<string>
+  /** No more events will come on this stream. */
+  finish(streamId: string): Promise<void>
+  /**
+   * Delivers the events after `eventId` on its stream, then new ones as they come, until the
+   * stream finishes or `signal` aborts. Resolves with the stream id, or undefined when unknown.
+   */
+  replay(
+    eventId: string,
+    onEvent: (event: StoredEvent) => void,
+    signal: AbortSignal,
+  ): Promise<string | undefined>
+  close(): Promise<void>
+}
+
+/** The longest stream id an event id can carry. */
+export const MAX_STREAM_ID_LENGTH = 256
+
+/**
+ * The one event-id rule every event store follows: `<streamId>/<seq>`, where the stream id is
+ * 1 to 256 characters without `/` and the sequence is a positive decimal integer without leading
+ * zeros (at most `Number.MAX_SAFE_INTEGER`). Anything else names no event.
+ */
+export function parseEventId(eventId: unknown): { streamId: string; seq: number } | undefined {
+  if (typeof eventId !== 'string') return undefined
+  const slash = eventId.indexOf('/')
+  if (slash <= 0 || slash > MAX_STREAM_ID_LENGTH || slash !== eventId.lastIndexOf('/')) return undefined
+  const digits = eventId.slice(slash + 1)
+  if (!/^[1-9][0-9]{0,15}$/.test(digits)) return undefined
+  const seq = Number(digits)
+  return Number.isSafeInteger(seq) ? { streamId: eventId.slice(0, slash), seq } : undefined
+}
+
+/** The id of the `seq`th event of a stream (the inverse of `parseEventId`). */
+export function formatEventId(streamId: string, seq: number): string {
+  return `${streamId}/${seq}`
+}
+
+/** Refuses a stream id that could not travel inside an event id. */
+export function assertStreamId(streamId: unknown): asserts streamId is string {
+  if (
+    typeof streamId !== 'string' ||
+    streamId === '' ||
+    streamId.length > MAX_STREAM_ID_LENGTH ||
+    streamId.includes('/')
+  ) {
+    throw new TypeError(`stream id must be 1-${MAX_STREAM_ID_LENGTH} characters without '/'`)
+  }
+}
+
+export interface MemoryEventStoreOptions {
+  /** Events kept per stream (default 1000; older ones are dropped). */
+  maxEventsPerStream?: number
+  /** Streams kept (default 10 000; the oldest go first). */
+  maxStreams?: number
+}
+
+interface Stream {
+  events: Array<{ seq: number; message: JsonObject | undefined }>
+  next: number
+  finished: boolean
+  waiters: Set<() => void>
+}
+
+export function memoryEventStore(options?: MemoryEventStoreOptions): EventStore {
+  const perStream = options?.maxEventsPerStream ?? 1000
+  const maxStreams = options?.maxStreams ?? 10_000
+  const streams = new Map<string, Stream>()
+  const open = (id: string): Stream => {
+    let stream = streams.get(id)
+    if (!stream) {
+      if (streams.size >= maxStreams) streams.delete(streams.keys().next().value as string)
+      stream = { events: [], next: 1, finished: false, waiters: new Set() }
+      streams.set(id, stream)
+    }
+    return stream
+  }
+  const wake = (stream: Stream) => {
+    for (const waiter of stream.waiters) waiter()
+    stream.waiters.clear()
+  }
+  return {
+    async append(streamId, message) {
+      assertStreamId(streamId)
+      const stream = open(streamId)
+      const seq = stream.next++
+      stream.events.push({ seq, message })
+      if (stream.events.length > perStream) stream.events.shift()
+      wake(stream)
+      return formatEventId(streamId, seq)
+    },
+    async finish(streamId) {
+      assertStreamId(streamId)
+      const stream = open(streamId)
+      stream.finished = true
+      wake(stream)
+    },
+    async replay(eventId, onEvent, signal) {
+      const parsed = parseEventId(eventId)
+      const stream = parsed === undefined ? undefined : streams.get(parsed.streamId)
+      if (!parsed || !stream) return undefined
+      const { streamId } = parsed
+      let cursor = parsed.seq
+      while (!signal.aborted) {
+        for (const event of stream.events) {
+          if (event.seq <= cursor) continue
+          cursor = event.seq
+          onEvent({ id: formatEventId(streamId, event.seq), message: event.message })
+        }
+        if (stream.finished) break
+        await new Promise<void>((resolve) => {
+          stream.waiters.add(resolve)
+          signal.addEventListener('abort', () => resolve(), { once: true })
+        })
+      }
+      return streamId
+    },
+    async close() {
+      for (const stream of streams.values()) wake(stream)
+      streams.clear()
+    },
+  }
+}
+
+/**
+ * For event stores that follow a stream by polling: a follower pauses until `pollMs` pass, or
+ * sooner when this process appends to or finishes the stream (`wake`), the signal aborts, or the
+ * store closes (`wakeAll`).
+ */
+export interface FollowerWakeups {
+  pause(streamId: string, signal: AbortSignal): Promise<void>
+  wake(streamId: string): void
+  wakeAll(): void
+}
+
+export function createFollowerWakeups(pollMs: number): FollowerWakeups {
+  const waiters = new Map<string, Set<() => void>>()
+  const wake = (streamId: string) => {
+    const set = waiters.get(streamId)
+    if (!set) return
+    waiters.delete(streamId)
+    for (const waiter of set) waiter()
+  }
+  return {
+    wake,
+    wakeAll() {
+      for (const streamId of [...waiters.keys()]) wake(streamId)
+    },
+    pause(streamId, signal) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          signal.removeEventListener('abort', done)
+          const set = waiters.get(streamId)
+          set?.delete(done)
+          if (set?.size === 0) waiters.delete(streamId)
+          resolve()
+        }
+        const timer = setTimeout(done, pollMs)
+        signal.addEventListener('abort', done, { once: true })
+        const set = waiters.get(streamId) ?? new Set()
+        waiters.set(streamId, set)
+        set.add(done)
+      })
+    },
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * @module initialize
+ * The handshake of 2025-11-25: version negotiation and the session it opens. A requested 2025-era
+ * version is echoed; anything else gets the newest of them; 2026-07-28 is never offered
+ * here because that revision has no handshake.
+ */
+import { randomBytes } from 'node:crypto'
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
+import type { Implementation } from '../../protocol/modern/request-meta.ts'
+import type { ServerCore } from '../server-core.ts'
+import type { SessionRecord } from './session-store.ts'
+
+export function negotiateVersion(core: ServerCore, requested: string): string {
+  return core.versions.handshake.includes(requested) ? requested : core.versions.handshake[0]!
+}
+
+export function readInitialize(params: JsonObject | undefined): {
+  protocolVersion: string
+  capabilities: ClientCapabilities
+  clientInfo: Implementation | undefined
+} {
+  const version = params?.protocolVersion
+  const caps = params?.capabilities
+  if (typeof version !== 'string') {
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: initialize needs protocolVersion.')
+  }
+  if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) {
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: initialize needs capabilities.')
+  }
+  const info = params?.clientInfo
+  return {
+    protocolVersion: version,
+    capabilities: caps as ClientCapabilities,
+    clientInfo: typeof info === 'object' && info !== null ? (info as Implementation) : undefined,
+  }
+}
+
+export function newSession(
+  core: ServerCore,
+  params: JsonObject | undefined,
+  principal: string,
+): { session: SessionRecord; result: JsonObject } {
+  const init = readInitialize(params)
+  const version = negotiateVersion(core, init.protocolVersion)
+  const session: SessionRecord = {
+    // 192 random bits, base64url: visible ASCII as the spec requires, and unguessable.
+    id: randomBytes(24).toString('base64url'),
+    protocolVersion: version,
+    clientCapabilities: init.capabilities,
+    clientInfo: init.clientInfo,
+    subscriptions: [],
+    principal,
+    initialized: false,
+    createdAt: Date.now(),
+  }
+  const result: JsonObject = {
+    protocolVersion: version,
+    capabilities: core.capabilities(),
+    serverInfo: core.info,
+  }
+  if (core.instructions !== undefined) result.instructions = core.instructions
+  return { session, result }
+}

@@ -1,0 +1,172 @@
+/**
+ * @module serve-handshake
+ * The 2025-11-25 pipeline inside a session: capabilities and log level come from the session,
+ * results carry no `resultType` or cache hints, a missing resource is -32002, and a handler that
+ * asks for input (written once, in the 2026-07-28 style) has its asks sent as real requests to
+ * the client and is re-entered with the answers, up to the round limit.
+ */
+import { randomUUID } from 'node:crypto'
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
+import { isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
+import type { Exchange } from '../exchange.ts'
+import type { MethodCall } from '../methods/method-call.ts'
+import type { InputRequest } from '../mrtr/input-requests.ts'
+import { type MethodSpec, methodTable } from '../pipeline/method-table.ts'
+import { failure, type ResponseReply, success, toTesseraError } from '../pipeline/reply.ts'
+import type { ServerCore } from '../server-core.ts'
+import { ClientRequestError } from './outbound.ts'
+import type { SessionChange, SessionRecord } from './session-store.ts'
+
+/** What the pipeline needs of the session a request runs in. */
+export interface SessionContext {
+  readonly record: SessionRecord
+  apply(change: SessionChange): Promise<void>
+  /** Sends one request to the client on this request's stream and waits for its answer. */
+  askClient(method: string, params: JsonObject | undefined, exchange: Exchange): Promise<JsonObject>
+}
+
+const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen'])
+
+export async function serveHandshake(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  session: SessionContext,
+  exchange: Exchange,
+): Promise<ResponseReply> {
+  try {
+    return success(request.id, await dispatch(core, request, session, exchange))
+  } catch (error) {
+    // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
+    const log = exchange.signal.aborted
+      ? () => {}
+      : (err: unknown) =>
+          core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')
+    return failure(request.id, toTesseraError(error, log), { inSession: true })
+  }
+}
+
+async function dispatch(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  session: SessionContext,
+  exchange: Exchange,
+): Promise<JsonObject> {
+  const params = request.params ?? {}
+  switch (request.method) {
+    case 'ping':
+      return {}
+    case 'logging/setLevel':
+      if (!isLoggingLevel(params.level))
+        throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: unknown level.')
+      await session.apply({ kind: 'log-level', level: params.level })
+      return {}
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return subscription(core, request.method, params, session)
+    case 'initialize':
+      throw new TesseraError(
+        'TESSERA_INVALID_REQUEST',
+        'Invalid request: this session is already initialized.',
+      )
+  }
+  const spec = methodTable[request.method]
+  if (
+    spec === undefined ||
+    MODERN_ONLY.has(request.method) ||
+    (spec.enabled !== undefined && !spec.enabled(core))
+  ) {
+    throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${request.method.slice(0, 64)}.`)
+  }
+  const call: MethodCall = {
+    core,
+    request,
+    params,
+    meta: metaOf(session.record, params),
+    era: 'handshake',
+    exchange,
+  }
+  const result = MRTR_METHODS.has(request.method)
+    ? await withShim(core, call, spec, session)
+    : await spec.run(call)
+  return handshakeShape(result)
+}
+
+async function subscription(
+  core: ServerCore,
+  method: string,
+  params: JsonObject,
+  session: SessionContext,
+): Promise<JsonObject> {
+  if (core.resources.size === 0)
+    throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
+  if (typeof params.uri !== 'string')
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
+  await session.apply({
+    kind: method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe',
+    uri: params.uri,
+  })
+  return {}
+}
+
+/** Re-enters a multi round-trip handler with real answers from the client until it completes. */
+async function withShim(
+  core: ServerCore,
+  call: MethodCall,
+  spec: MethodSpec,
+  session: SessionContext,
+): Promise<JsonObject> {
+  let params = call.params
+  for (let round = 0; round <= core.maxRounds; round++) {
+    const result = await spec.run({ ...call, params })
+    if (result.resultType !== 'input_required') return result
+    const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
+    const responses: JsonObject = {}
+    for (const [key, request] of Object.entries(requests)) {
+      responses[key] = await askClient(session, request, call.exchange)
+    }
+    params = { ...call.params, inputResponses: responses, requestState: result.requestState }
+  }
+  throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
+}
+
+async function askClient(
+  session: SessionContext,
+  request: InputRequest,
+  exchange: Exchange,
+): Promise<JsonObject> {
+  let params = request.params as JsonObject | undefined
+  if (request.method === 'elicitation/create' && params?.mode === 'url')
+    params = { ...params, elicitationId: randomUUID() }
+  try {
+    return await session.askClient(request.method, params, exchange)
+  } catch (error) {
+    if (!(error instanceof ClientRequestError) || error.reason === 'cancelled') throw error
+    // A client that refused to elicit said no; one that never answered said nothing at all.
+    if (request.method === 'elicitation/create' && error.reason === 'error') return { action: 'cancel' }
+    throw new TesseraError(
+      'TESSERA_CLIENT_REQUEST_FAILED',
+      `Internal error: the client did not answer ${request.method}.`,
+    )
+  }
+}
+
+function metaOf(session: SessionRecord, params: JsonObject): RequestMeta {
+  const meta = params._meta
+  const token = typeof meta === 'object' && meta !== null ? (meta as JsonObject).progressToken : undefined
+  return {
+    protocolVersion: session.protocolVersion,
+    clientCapabilities: session.clientCapabilities,
+    clientInfo: session.clientInfo,
+    logLevel: session.logLevel,
+    progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
+  }
+}
+
+/** 2025-11-25 results have no resultType and no cache hints. */
+function handshakeShape(result: JsonObject): JsonObject {
+  if (!('resultType' in result) && !('ttlMs' in result) && !('cacheScope' in result)) return result
+  const { resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result
+  return rest
+}

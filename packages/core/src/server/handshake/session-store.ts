@@ -1,0 +1,118 @@
+/**
+ * @module session-store
+ * Sessions of the 2025-11-25 handshake era, behind a port so several instances can share them
+ * (SQLite, Redis and PostgreSQL in the store packages). The in-memory default is bounded in count and expires idle
+ * sessions, so a flood of `initialize` requests cannot grow it without limit.
+ */
+import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
+import type { Implementation } from '../../protocol/modern/request-meta.ts'
+import type { LoggingLevel } from '../../protocol/modern/vocabulary.ts'
+
+export interface SessionRecord {
+  id: string
+  protocolVersion: string
+  clientCapabilities: ClientCapabilities
+  clientInfo?: Implementation
+  /** Set by `logging/setLevel`; no log messages before it. */
+  logLevel?: LoggingLevel
+  /** URIs from `resources/subscribe`. */
+  subscriptions: string[]
+  /** Digest of the authenticated principal that opened the session; checked on every request. */
+  principal: string
+  initialized: boolean
+  createdAt: number
+}
+
+/**
+ * One change to a live session. Changes are applied atomically by the store, never as a
+ * read-modify-write by the caller: two requests of one session running at once (a subscribe and
+ * a setLevel, say) must not overwrite each other.
+ */
+export type SessionChange =
+  | { kind: 'initialized' }
+  | { kind: 'log-level'; level: LoggingLevel }
+  | { kind: 'subscribe'; uri: string }
+  | { kind: 'unsubscribe'; uri: string }
+
+/** Subscriptions kept per session at most. */
+export const MAX_SUBSCRIPTIONS = 1000
+
+export interface SessionStore {
+  /** Stores a new session; false when the store is full. */
+  create(session: SessionRecord): Promise<boolean>
+  /** The live session, refreshing its idle expiry; undefined when unknown, ended or expired. */
+  get(id: string): Promise<SessionRecord | undefined>
+  /** Applies one change atomically; undefined when the session is gone (it is never brought back). */
+  apply(id: string, change: SessionChange): Promise<SessionRecord | undefined>
+  delete(id: string): Promise<boolean>
+  close(): Promise<void>
+}
+
+export interface MemorySessionStoreOptions {
+  /** Sessions kept at most (default 10 000). */
+  maxSessions?: number
+  /** A session unused this long ends (default 30 minutes). */
+  idleMs?: number
+  now?: () => number
+}
+
+export function memorySessionStore(options?: MemorySessionStoreOptions): SessionStore {
+  const max = options?.maxSessions ?? 10_000
+  const idleMs = options?.idleMs ?? 30 * 60_000
+  const now = options?.now ?? Date.now
+  const sessions = new Map<string, { session: SessionRecord; seen: number }>()
+  const sweep = () => {
+    const limit = now() - idleMs
+    for (const [id, entry] of sessions) if (entry.seen < limit) sessions.delete(id)
+  }
+  return {
+    async create(session) {
+      if (sessions.size >= max) sweep()
+      if (sessions.size >= max) return false
+      sessions.set(session.id, { session: structuredClone(session), seen: now() })
+      return true
+    },
+    async get(id) {
+      const entry = sessions.get(id)
+      if (!entry) return undefined
+      if (entry.seen < now() - idleMs) {
+        sessions.delete(id)
+        return undefined
+      }
+      entry.seen = now()
+      return structuredClone(entry.session)
+    },
+    async apply(id, change) {
+      const entry = sessions.get(id)
+      if (!entry) return undefined
+      applySessionChange(entry.session, change)
+      return structuredClone(entry.session)
+    },
+    async delete(id) {
+      return sessions.delete(id)
+    },
+    async close() {
+      sessions.clear()
+    },
+  }
+}
+
+/** The one definition of what each change does; stores that cannot run it in place mirror it. */
+export function applySessionChange(session: SessionRecord, change: SessionChange): void {
+  switch (change.kind) {
+    case 'initialized':
+      session.initialized = true
+      return
+    case 'log-level':
+      session.logLevel = change.level
+      return
+    case 'subscribe':
+      if (!session.subscriptions.includes(change.uri) && session.subscriptions.length < MAX_SUBSCRIPTIONS) {
+        session.subscriptions.push(change.uri)
+      }
+      return
+    case 'unsubscribe':
+      session.subscriptions = session.subscriptions.filter((uri) => uri !== change.uri)
+      return
+  }
+}

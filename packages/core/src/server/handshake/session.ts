@@ -1,0 +1,146 @@
+/**
+ * @module session
+ * One live 2025-11-25 session as a transport sees it: serve a request in it, take a notification
+ * or a response the client sent, end it, or follow the notifications it is owed. Cancellation, the
+ * routing of answers and cancels to whichever instance holds the request, and the mapping of
+ * server events to session notifications are done here, once, for HTTP and stdio alike.
+ */
+import type {
+  JsonObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponseIn,
+} from '../../protocol/jsonrpc/message.ts'
+import type { Exchange } from '../exchange.ts'
+import type { InflightRequests } from '../inflight.ts'
+import type { ResponseReply } from '../pipeline/reply.ts'
+import type { ServerCore } from '../server-core.ts'
+import type { OutboundRequests } from './outbound.ts'
+import { type SessionContext, serveHandshake } from './serve-handshake.ts'
+import { sessionNotificationFor } from './session-notifications.ts'
+import type { SessionChange, SessionRecord, SessionStore } from './session-store.ts'
+
+/** What every session of one server shares. */
+export interface SessionServices {
+  readonly core: ServerCore
+  readonly outbound: OutboundRequests
+  readonly inflight: InflightRequests
+  /** How long a request to the client waits for its answer. */
+  readonly requestTimeoutMs: number
+}
+
+/** Where a follower's notifications go. */
+export interface SessionSink {
+  send(message: JsonObject): void
+  /** The session ended, or the server is shutting down: nothing more will come. */
+  end(): void
+}
+
+export class Session implements SessionContext {
+  #record: SessionRecord
+
+  constructor(
+    private readonly services: SessionServices,
+    private readonly store: SessionStore,
+    record: SessionRecord,
+    /** Whether other instances may hold this session's requests (HTTP), or only this one (stdio). */
+    private readonly shared: boolean,
+  ) {
+    this.#record = record
+  }
+
+  get id(): string {
+    return this.#record.id
+  }
+
+  get record(): SessionRecord {
+    return this.#record
+  }
+
+  /**
+   * Serves one request of this session. `notifications/cancelled` aborts it; then it resolves
+   * undefined and nothing more may be sent for it.
+   */
+  async request(request: JsonRpcRequest, exchange: Exchange): Promise<ResponseReply | undefined> {
+    const flight = this.services.inflight.start(this.id, request.id)
+    // In this era a disconnect is not a cancellation: the signal is the session's own.
+    const scoped: Exchange = {
+      headers: exchange.headers,
+      auth: exchange.auth,
+      signal: flight.signal,
+      send: (message) => {
+        if (!flight.signal.aborted) exchange.send(message)
+      },
+      closeStream: exchange.closeStream && (() => exchange.closeStream?.()),
+    }
+    try {
+      const reply = await serveHandshake(this.services.core, request, this, scoped)
+      return flight.signal.aborted ? undefined : reply
+    } finally {
+      flight.done()
+    }
+  }
+
+  /** A notification the client sent in this session. */
+  async notification(notification: JsonRpcNotification): Promise<void> {
+    if (notification.method === 'notifications/initialized' && !this.#record.initialized) {
+      await this.apply({ kind: 'initialized' })
+    }
+    if (notification.method === 'notifications/cancelled') {
+      const id = notification.params?.requestId
+      if (typeof id === 'string' || typeof id === 'number') this.cancel(id)
+    }
+  }
+
+  /** Cancels request `id` of this session, wherever it runs; false when no instance can be reached. */
+  cancel(id: JsonRpcId): void {
+    if (this.services.inflight.cancel(this.id, id) || !this.shared) return
+    this.services.core.bus.publish({ type: 'client-cancel', sessionId: this.id, requestId: id })
+  }
+
+  /** The client's answer to a request the server sent; the question may wait on another instance. */
+  response(response: JsonRpcResponseIn): void {
+    if (this.services.outbound.deliver(this.id, response) || !this.shared) return
+    this.services.core.bus.publish({ type: 'client-response', sessionId: this.id, response })
+  }
+
+  /** Ends the session (HTTP DELETE): its streams close on every instance. */
+  async end(): Promise<void> {
+    await this.store.delete(this.id)
+    this.services.core.bus.publish({ type: 'session-ended', sessionId: this.id })
+  }
+
+  /** Delivers the notifications this session is owed (list changes, subscribed updates) until it ends. */
+  follow(sink: SessionSink): () => void {
+    const { core } = this.services
+    const unsubscribe = core.bus.subscribe((event) => {
+      if (event.type === 'shutdown' || (event.type === 'session-ended' && event.sessionId === this.id)) {
+        unsubscribe()
+        sink.end()
+        return
+      }
+      // Subscriptions are read from the store: any instance may have changed them.
+      void sessionNotificationFor(core, this.store, this.id, event).then(
+        (message) => {
+          if (message) sink.send(message)
+        },
+        (error: unknown) =>
+          core.logger.warn({ event: 'session_notification_failed', err: error }, 'session notification lost'),
+      )
+    })
+    return unsubscribe
+  }
+
+  async apply(change: SessionChange): Promise<void> {
+    const updated = await this.store.apply(this.id, change)
+    if (updated !== undefined) this.#record = updated
+  }
+
+  askClient(method: string, params: JsonObject | undefined, exchange: Exchange): Promise<JsonObject> {
+    return this.services.outbound.send(this.id, (message) => exchange.send(message), method, params, {
+      timeoutMs: this.services.requestTimeoutMs,
+      signal: exchange.signal,
+    })
+  }
+}

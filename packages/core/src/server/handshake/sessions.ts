@@ -1,0 +1,95 @@
+/**
+ * @module sessions
+ * The door of the 2025-11-25 era: `initialize` opens a session, and every later request names it.
+ * A session is bound to the principal that opened it: another principal's request for it is
+ * answered exactly like a request for an unknown session. Answers and cancels that reach an
+ * instance not holding the request arrive here from the bus and are routed to the one waiting.
+ */
+import { TesseraError } from '../../errors.ts'
+import type { JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { InflightRequests } from '../inflight.ts'
+import type { ServerCore } from '../server-core.ts'
+import type { EventStore } from './event-store.ts'
+import { newSession } from './initialize.ts'
+import { OutboundRequests } from './outbound.ts'
+import { principalKey } from './principal.ts'
+import { Session, type SessionServices } from './session.ts'
+import { memorySessionStore, type SessionStore } from './session-store.ts'
+
+/** Longest session id looked up; anything longer names no session. */
+const MAX_SESSION_ID = 256
+
+export interface HandshakeSettings {
+  sessions: SessionStore
+  events: EventStore
+  requestTimeoutMs: number
+}
+
+export class HandshakeSessions {
+  readonly events: EventStore
+  readonly sessions: SessionStore
+  private readonly services: SessionServices
+
+  constructor(core: ServerCore, settings: HandshakeSettings) {
+    this.sessions = settings.sessions
+    this.events = settings.events
+    this.services = {
+      core,
+      outbound: new OutboundRequests(),
+      inflight: new InflightRequests(),
+      requestTimeoutMs: settings.requestTimeoutMs,
+    }
+    core.bus.subscribe((event) => {
+      if (event.type === 'client-response') this.services.outbound.deliver(event.sessionId, event.response)
+      if (event.type === 'client-cancel') this.services.inflight.cancel(event.sessionId, event.requestId)
+    })
+  }
+
+  /**
+   * Opens a session for `initialize` and returns it with the initialize result. `local` keeps it
+   * in this process only, for a transport that is itself one client's connection (stdio).
+   */
+  async open(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    options?: { local?: boolean },
+  ): Promise<{ session: Session; result: Record<string, unknown> }> {
+    const opened = newSession(this.services.core, request.params, principalKey(auth))
+    const local = options?.local === true
+    const store = local
+      ? memorySessionStore({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER })
+      : this.sessions
+    if (!(await store.create(opened.session))) {
+      throw new TesseraError('TESSERA_TOO_MANY_SESSIONS', 'Too many sessions; try again later.')
+    }
+    return { session: new Session(this.services, store, opened.session, !local), result: opened.result }
+  }
+
+  /**
+   * The session a request names: refused when the id is missing (400), unknown, ended or opened
+   * by another principal (404), or when the request's version header is not a 2025-era version.
+   */
+  async find(
+    sessionId: string | undefined,
+    auth: AuthInfo | undefined,
+    versionHeader: string | undefined,
+  ): Promise<Session> {
+    if (sessionId === undefined) {
+      throw new TesseraError('TESSERA_SESSION_REQUIRED', 'Bad request: Mcp-Session-Id header is required.')
+    }
+    const record = sessionId.length > MAX_SESSION_ID ? undefined : await this.sessions.get(sessionId)
+    if (record === undefined || record.principal !== principalKey(auth)) {
+      throw new TesseraError('TESSERA_SESSION_NOT_FOUND', 'Session not found.')
+    }
+    if (versionHeader !== undefined && !this.services.core.versions.handshake.includes(versionHeader)) {
+      throw new TesseraError('TESSERA_INVALID_REQUEST', 'Bad request: unsupported MCP-Protocol-Version.')
+    }
+    return new Session(this.services, this.sessions, record, true)
+  }
+
+  async close(): Promise<void> {
+    await this.sessions.close()
+    await this.events.close()
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * @module logger.test
+ * The default logger is pino on stderr: an error logged under `err` keeps its type, message and
+ * stack, levels below warn are dropped, and stdout (the stdio transport's) stays empty.
+ */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+
+const LOGGER = new URL('./logger.ts', import.meta.url).href
+
+function logInChild(body: string): { stdout: string; lines: Array<Record<string, unknown>> } {
+  const script = `const { defaultLogger } = await import(${JSON.stringify(LOGGER)})\nconst logger = defaultLogger()\n${body}`
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
+    encoding: 'utf8',
+    timeout: 20_000,
+  })
+  if (child.status !== 0) throw new Error(`child failed: ${child.stderr}`)
+  const lines = child.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+  return { stdout: child.stdout, lines }
+}
+
+describe('defaultLogger', () => {
+  it('keepsTheMessageAndStackOfAnErrorAndWritesNothingToStdout', () => {
+    const { stdout, lines } = logInChild(
+      "logger.error({ event: 'tool_failed', err: new TypeError('the catalogue is gone') }, 'tool threw')",
+    )
+    expect(stdout).toBe('')
+    expect(lines).toHaveLength(1)
+    const [line] = lines
+    expect(line).toMatchObject({ level: 50, msg: 'tool threw', event: 'tool_failed' })
+    const err = line!.err as Record<string, unknown>
+    expect(err.type).toBe('TypeError')
+    expect(err.message).toBe('the catalogue is gone')
+    expect(String(err.stack)).toContain('TypeError: the catalogue is gone')
+  })
+
+  it('dropsEverythingBelowWarn', () => {
+    const { lines } = logInChild("logger.debug({}, 'd'); logger.info({}, 'i'); logger.warn({}, 'w')")
+    expect(lines.map((line) => line.msg)).toEqual(['w'])
+  })
+})

@@ -1,0 +1,170 @@
+/**
+ * @module postgres-replay-store
+ * A ReplayStore in a PostgreSQL table, shared by every host that reaches the database.
+ * A claim is one `INSERT … ON CONFLICT DO UPDATE … WHERE <expired>` statement: the
+ * unique key serialises concurrent claims, and the row lock makes the expiry check and
+ * the takeover one step. Leases use the server's clock (now()), so client clocks do not matter.
+ */
+import {
+  assertClaimArguments,
+  type ClaimResult,
+  newFence,
+  positiveInteger,
+  type ReplayRecordView,
+  type ReplayStore,
+  withStoreTimeout,
+} from '@tessera/core/ports'
+import type pg from 'pg'
+import { createPool } from './postgres-client.ts'
+
+export interface PostgresReplayStoreOptions {
+  /** Connection string; the store owns that pool and closes it. */
+  connectionString?: string
+  /** An existing pool; the store does not close it. */
+  pool?: pg.Pool
+  /** Table name (letters, digits, underscore), created if missing. Default `tessera_replay`. */
+  table?: string
+  /** Bound on every call, including connecting and creating the table. Default 2000. */
+  timeoutMs?: number
+  /** Delete expired rows once this many claims have been made since the last sweep. Default 256. */
+  sweepEvery?: number
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
+const CLAIM_ATTEMPTS = 5
+
+interface Existing {
+  status: 'in_progress' | 'done'
+  what: string
+  outcome: string | null
+  live: boolean
+}
+
+export function postgresReplayStore(options: PostgresReplayStoreOptions): ReplayStore {
+  const table = options.table ?? 'tessera_replay'
+  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
+  const owned = options.pool === undefined
+  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresReplayStore')
+  const sql = statements(`"${table}"`)
+  let claimsSinceSweep = 0
+  let sweeping: Promise<unknown> = Promise.resolve()
+  let ready: Promise<void> | undefined
+  let closed = false
+
+  const ensureTable = (): Promise<void> => {
+    ready ??= pool.query(sql.create(table)).then(
+      () => undefined,
+      (error: unknown) => {
+        ready = undefined
+        throw error
+      },
+    )
+    return ready
+  }
+
+  // A closed store refuses even on a pool that stays open (a borrowed or shared one).
+  const query = async <R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> => {
+    if (closed) throw new Error('postgres replay store is not open')
+    await ensureTable()
+    return pool.query<R>(text, values)
+  }
+
+  const bounded = <T>(operation: string, body: () => Promise<T>): Promise<T> =>
+    withStoreTimeout(operation, body(), timeoutMs)
+
+  const claimOnce = async (key: string, what: string, leaseMs: number, ttlMs: number) => {
+    const fence = newFence()
+    const taken = await query<{ previous: string | null }>(sql.claim, [key, what, fence, leaseMs, ttlMs])
+    const row = taken.rows[0]
+    if (row) return row.previous ? claimed(fence, true) : claimed(fence, false)
+    const existing = (await query<Existing>(sql.existing, [key])).rows[0]
+    // Released or expired between the two statements: the claim is worth another try.
+    if (!existing || (existing.status === 'in_progress' && !existing.live)) return undefined
+    if (existing.status === 'done')
+      return { kind: 'done', what: existing.what, outcome: existing.outcome ?? '' } as const
+    return { kind: 'in_progress', what: existing.what } as const
+  }
+
+  const sweepNow = (): void => {
+    claimsSinceSweep = 0
+    sweeping = bounded('sweep', () => query(sql.sweep, [])).catch(() => undefined)
+  }
+
+  return {
+    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs)
+      if (++claimsSinceSweep >= sweepEvery) sweepNow()
+      return bounded('claim', async () => {
+        for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+          const result = await claimOnce(key, what, Math.ceil(leaseMs), Math.ceil(ttlMs))
+          if (result) return result
+        }
+        throw new Error('the record kept changing under the claim')
+      })
+    },
+    renew: (key, fence, leaseMs) =>
+      bounded('renew', async () => (await query(sql.renew, [key, fence, Math.ceil(leaseMs)])).rowCount === 1),
+    complete: (key, fence, outcome) =>
+      bounded('complete', async () => (await query(sql.complete, [key, fence, outcome])).rowCount === 1),
+    release: (key, fence) =>
+      bounded('release', async () => {
+        await query(sql.release, [key, fence])
+      }),
+    inspect: (key) =>
+      bounded('inspect', async (): Promise<ReplayRecordView | undefined> => {
+        const row = (await query<Existing>(sql.inspect, [key])).rows[0]
+        if (!row) return undefined
+        if (row.status === 'done') return { status: 'done', what: row.what, outcome: row.outcome ?? '' }
+        return { status: row.live ? 'in_progress' : 'abandoned', what: row.what }
+      }),
+    async close() {
+      closed = true
+      await sweeping
+      if (owned) await pool.end().catch(() => undefined)
+    },
+  }
+}
+
+function claimed(fence: string, abandoned: boolean): ClaimResult {
+  return abandoned ? { kind: 'claimed', fence, previous: 'abandoned' } : { kind: 'claimed', fence }
+}
+
+function statements(t: string) {
+  const ms = (parameter: string) => `(${parameter}::double precision * interval '1 millisecond')`
+  return {
+    // The advisory lock serialises creation, which IF NOT EXISTS alone does not under concurrency.
+    create: (name: string) => `SELECT pg_advisory_xact_lock(hashtext('tessera_replay_create:' || '${name}'));
+      CREATE TABLE IF NOT EXISTS ${t} (
+        key text PRIMARY KEY,
+        what text NOT NULL,
+        status text NOT NULL CHECK (status IN ('in_progress', 'done')),
+        fence text NOT NULL,
+        lease_until timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        outcome text,
+        previous text
+      );
+      CREATE INDEX IF NOT EXISTS "${name}_expires_at" ON ${t} (expires_at);`,
+    // Runs only when the existing row is past its ttl or its lease: the row lock makes that check and the takeover atomic.
+    claim: `INSERT INTO ${t} AS r (key, what, status, fence, lease_until, expires_at)
+      VALUES ($1, $2, 'in_progress', $3, now() + ${ms('$4')}, now() + ${ms('greatest($4::bigint, $5::bigint)')})
+      ON CONFLICT (key) DO UPDATE SET what = excluded.what, status = 'in_progress', fence = excluded.fence,
+        lease_until = excluded.lease_until, expires_at = excluded.expires_at, outcome = NULL,
+        previous = CASE WHEN r.expires_at > now() THEN 'abandoned' END
+      WHERE r.expires_at <= now() OR (r.status = 'in_progress' AND r.lease_until <= now())
+      RETURNING previous`,
+    existing: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t}
+      WHERE key = $1 AND expires_at > now()`,
+    renew: `UPDATE ${t} SET lease_until = now() + ${ms('$3')}, expires_at = greatest(expires_at, now() + ${ms('$3')})
+      WHERE key = $1 AND fence = $2 AND status = 'in_progress' AND expires_at > now()`,
+    complete: `UPDATE ${t} SET status = 'done', outcome = $3 WHERE key = $1 AND fence = $2 AND expires_at > now()`,
+    release: `DELETE FROM ${t} WHERE key = $1 AND fence = $2`,
+    inspect: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t} WHERE key = $1 AND expires_at > now()`,
+    sweep: `DELETE FROM ${t} WHERE expires_at <= now()`,
+  }
+}

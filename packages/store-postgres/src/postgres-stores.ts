@@ -1,0 +1,91 @@
+/**
+ * @module postgres-stores
+ * Everything the hosts of one server share, in one PostgreSQL database, over one pool: single-use
+ * records, handshake-era sessions, resumable stream events (each on tables of its own) and the
+ * event bus (LISTEN/NOTIFY, which holds one client of the pool while it listens). The pool is
+ * ended once, when the last of the four stores is closed (the server closes them all in
+ * `close()`), and never when it is the caller's own pool.
+ */
+import {
+  closeTogether,
+  type EventStore,
+  positiveInteger,
+  type ReplayStore,
+  type SessionStore,
+} from '@tessera/core/ports'
+import type pg from 'pg'
+import { createPool } from './postgres-client.ts'
+import { postgresEventStore } from './postgres-event-store.ts'
+import { type PostgresNotificationBus, postgresNotificationBus } from './postgres-notification-bus.ts'
+import { postgresReplayStore } from './postgres-replay-store.ts'
+import { postgresSessionStore } from './postgres-session-store.ts'
+
+export interface PostgresStoresOptions {
+  /** Connection string; the stores own that pool and end it with the last of them. */
+  connectionString?: string
+  /** An existing pool; the stores use it and leave it open. */
+  pool?: pg.Pool
+  /**
+   * Prefix of the table names and of the channel (letters, digits, underscore):
+   * `<prefix>single_use`, `<prefix>sessions`, `<prefix>stream_events` (and
+   * `<prefix>stream_events_streams`), channel `<prefix>bus`. Default `tessera_`.
+   */
+  prefix?: string
+  /** Bound on every call, including connecting and creating the tables. Default 2000. */
+  timeoutMs?: number
+  /** Called when the bus fails to send or receive; events still reach this host's own listeners. */
+  onError?: (error: Error) => void
+}
+
+/** What `postgresStores` builds: pass it as `stores` to `createServer`. */
+export interface PostgresStores {
+  replay: ReplayStore
+  sessions: SessionStore
+  events: EventStore
+  bus: PostgresNotificationBus
+}
+
+const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
+
+/**
+ * The four stores of a server whose hosts share one PostgreSQL database.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from '@tessera/core'
+ * import { postgresStores } from '@tessera/store-postgres'
+ *
+ * const server = createServer({
+ *   name: 'catalogue',
+ *   version: '1.0.0',
+ *   requestState: { keys }, // the same keys on every host
+ *   stores: postgresStores({ connectionString: process.env.DATABASE_URL, prefix: 'catalogue_' }),
+ * })
+ * // server.close() closes the four stores, and ends the pool with the last of them.
+ * ```
+ */
+export function postgresStores(options: PostgresStoresOptions): PostgresStores {
+  const prefix = options.prefix ?? 'tessera_'
+  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) throw new TypeError(`invalid prefix: ${prefix}`)
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const owned = options.pool === undefined
+  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresStores')
+  const release = async () => {
+    if (owned) await pool.end().catch(() => undefined)
+  }
+  try {
+    return closeTogether(
+      {
+        replay: postgresReplayStore({ pool, table: `${prefix}single_use`, timeoutMs }),
+        sessions: postgresSessionStore({ pool, table: `${prefix}sessions`, timeoutMs }),
+        events: postgresEventStore({ pool, table: `${prefix}stream_events`, timeoutMs }),
+        // Last: it starts listening at once, and nothing after it can fail.
+        bus: postgresNotificationBus({ pool, channel: `${prefix}bus`, timeoutMs, onError: options.onError }),
+      },
+      release,
+    )
+  } catch (error) {
+    void release()
+    throw error
+  }
+}

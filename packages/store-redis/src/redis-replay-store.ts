@@ -1,0 +1,132 @@
+/**
+ * @module redis-replay-store
+ * A ReplayStore in Redis, shared by every process and host that reaches the server. Each
+ * record is a hash whose key expires natively. Every state change is one Lua script, so
+ * check-and-claim and every fenced update are atomic, and leases are measured on the
+ * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out.
+ */
+import {
+  assertClaimArguments,
+  type ClaimResult,
+  newFence,
+  positiveInteger,
+  type ReplayRecordView,
+  type ReplayStore,
+  withStoreTimeout,
+} from '@tessera/core/ports'
+import type { Redis } from 'ioredis'
+import { closeOwned, connect, evalScript, NOW_MS, script } from './redis-client.ts'
+
+export interface RedisReplayStoreOptions {
+  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
+  url?: string
+  /** An existing client; the store does not close it. */
+  client?: Redis
+  /** Prefix of every record key. Default `tessera:replay:`. */
+  keyPrefix?: string
+  /** Bound on every call, including connecting. Default 2000. */
+  timeoutMs?: number
+}
+
+// Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
+const CLAIM = `${NOW_MS}
+local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
+if r[1] == 'done' then return {'done', r[2], r[3] or ''} end
+local previous = ''
+if r[1] == 'in_progress' then
+  if tonumber(r[4]) > now then return {'in_progress', r[2]} end
+  previous = 'abandoned'
+end
+local lease = tonumber(ARGV[3])
+local keep = math.max(tonumber(ARGV[4]), lease)
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 's', 'in_progress', 'f', ARGV[1], 'w', ARGV[2], 'l', now + lease, 'e', now + keep)
+redis.call('PEXPIRE', KEYS[1], keep)
+return {'claimed', previous}`
+
+const RENEW = `${NOW_MS}
+local r = redis.call('HMGET', KEYS[1], 's', 'f', 'e')
+if r[1] ~= 'in_progress' or r[2] ~= ARGV[1] then return 0 end
+local lease = now + tonumber(ARGV[2])
+local keep = math.max(tonumber(r[3]), lease)
+redis.call('HSET', KEYS[1], 'l', lease, 'e', keep)
+redis.call('PEXPIREAT', KEYS[1], keep)
+return 1`
+
+// HSET keeps the key's expiry, so a done record lives until the claim's ttl.
+const COMPLETE = `if redis.call('HGET', KEYS[1], 'f') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 's', 'done', 'o', ARGV[2])
+return 1`
+
+const RELEASE = `if redis.call('HGET', KEYS[1], 'f') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1`
+
+const INSPECT = `${NOW_MS}
+local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
+if not r[1] then return {} end
+if r[1] == 'in_progress' and tonumber(r[4]) <= now then return {'abandoned', r[2]} end
+return {r[1], r[2], r[3] or ''}`
+
+const SCRIPTS = {
+  claim: script(CLAIM),
+  renew: script(RENEW),
+  complete: script(COMPLETE),
+  release: script(RELEASE),
+  inspect: script(INSPECT),
+}
+
+export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
+  const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
+  const owned = options.client === undefined
+  const client = options.client ?? connect(options.url, timeoutMs, 'redisReplayStore')
+  const prefix = options.keyPrefix ?? 'tessera:replay:'
+
+  let closed = false
+
+  // A closed store refuses even on a client that stays open (a borrowed or shared one).
+  const call = async (
+    operation: keyof typeof SCRIPTS,
+    key: string,
+    ...args: (string | number)[]
+  ): Promise<unknown> => {
+    const reply = closed
+      ? Promise.reject(new Error('redis replay store is not open'))
+      : evalScript(client, SCRIPTS[operation], [prefix + key], args)
+    return withStoreTimeout(operation, reply, timeoutMs)
+  }
+
+  return {
+    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs)
+      const fence = newFence()
+      const [kind, first, second] = strings(
+        await call('claim', key, fence, what, Math.ceil(leaseMs), Math.ceil(ttlMs)),
+      )
+      if (kind === 'done') return { kind, what: first ?? '', outcome: second ?? '' }
+      if (kind === 'in_progress') return { kind, what: first ?? '' }
+      return first === 'abandoned'
+        ? { kind: 'claimed', fence, previous: 'abandoned' }
+        : { kind: 'claimed', fence }
+    },
+    renew: async (key, fence, leaseMs) => (await call('renew', key, fence, Math.ceil(leaseMs))) === 1,
+    complete: async (key, fence, outcome) => (await call('complete', key, fence, outcome)) === 1,
+    async release(key, fence) {
+      await call('release', key, fence)
+    },
+    async inspect(key): Promise<ReplayRecordView | undefined> {
+      const [status, what = '', outcome = ''] = strings(await call('inspect', key))
+      if (status === 'done') return { status, what, outcome }
+      if (status === 'in_progress' || status === 'abandoned') return { status, what }
+      return undefined
+    },
+    async close() {
+      closed = true
+      await closeOwned(client, owned)
+    },
+  }
+}
+
+function strings(reply: unknown): (string | undefined)[] {
+  if (!Array.isArray(reply)) return []
+  return reply.map((item: unknown) => (typeof item === 'string' ? item : undefined))
+}

@@ -1,0 +1,153 @@
+/**
+ * @module sqlite-replay-store
+ * A ReplayStore in one SQLite file, shared by every process on one host. WAL lets readers
+ * proceed while a claim writes; `BEGIN IMMEDIATE` takes the write lock before the check,
+ * so check-and-claim is one step across processes; busy_timeout makes a contender wait
+ * for that lock (microseconds in practice) instead of failing.
+ */
+import {
+  assertClaimArguments,
+  type ClaimResult,
+  newFence,
+  positiveInteger,
+  type ReplayRecordView,
+  type ReplayStore,
+  toStoreError,
+} from '@tessera/core/ports'
+import type Database from 'better-sqlite3'
+import { type DatabaseOptions, IDENTIFIER, type StoreDatabase, storeDatabase } from './sqlite-database.ts'
+
+export interface SqliteReplayStoreOptions extends DatabaseOptions {
+  /** Table name (letters, digits, underscore). Default `tessera_replay`. */
+  table?: string
+  /** SQLite `synchronous` level; FULL (default) keeps a record through a power loss. Ignored with `database`. */
+  synchronous?: 'FULL' | 'NORMAL'
+  /** Delete expired rows once this many claims have been made since the last sweep. Default 256. */
+  sweepEvery?: number
+}
+
+interface Row {
+  what: string
+  status: 'in_progress' | 'done'
+  fence: string
+  lease_until: number
+  expires_at: number
+  outcome: string | null
+}
+
+export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStore {
+  const table = options.table ?? 'tessera_replay'
+  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
+  const { db, owned } = openReplayDatabase(options)
+  let sql: ReturnType<typeof prepareStatements>
+  try {
+    sql = prepareStatements(db, table)
+  } catch (error) {
+    if (owned) db.close()
+    throw error
+  }
+  let claimsSinceSweep = 0
+  let closed = false
+
+  const claimTransaction = db.transaction((key: string, what: string, leaseMs: number, ttlMs: number) => {
+    const now = Date.now()
+    const row = sql.select.get(key) as Row | undefined
+    const live = row && row.expires_at > now ? row : undefined
+    if (live?.status === 'done')
+      return { kind: 'done', what: live.what, outcome: live.outcome ?? '' } as const
+    if (live && live.lease_until > now) return { kind: 'in_progress', what: live.what } as const
+    const fence = newFence()
+    sql.upsert.run(key, what, fence, now + leaseMs, now + Math.max(ttlMs, leaseMs))
+    return live
+      ? ({ kind: 'claimed', fence, previous: 'abandoned' } as const)
+      : ({ kind: 'claimed', fence } as const)
+  })
+
+  // Every call is synchronous underneath; the wrapper turns any failure into a store error.
+  const guarded = <T>(operation: string, body: () => T): Promise<T> => {
+    try {
+      if (closed) throw new Error('sqlite replay store is not open')
+      return Promise.resolve(body())
+    } catch (error) {
+      return Promise.reject(toStoreError(operation, error))
+    }
+  }
+
+  return {
+    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs)
+      return guarded('claim', () => {
+        if (++claimsSinceSweep >= sweepEvery) {
+          claimsSinceSweep = 0
+          sql.sweep.run(Date.now())
+        }
+        return claimTransaction.immediate(key, what, leaseMs, ttlMs)
+      })
+    },
+    renew: (key, fence, leaseMs) =>
+      guarded('renew', () => {
+        const now = Date.now()
+        return sql.renew.run({ leaseUntil: now + leaseMs, key, fence, now }).changes === 1
+      }),
+    complete: (key, fence, outcome) =>
+      guarded('complete', () => sql.complete.run({ outcome, key, fence, now: Date.now() }).changes === 1),
+    release: (key, fence) =>
+      guarded('release', () => {
+        sql.release.run(key, fence)
+      }),
+    inspect: (key) => guarded('inspect', () => view(sql.select.get(key) as Row | undefined, Date.now())),
+    async close() {
+      closed = true
+      if (owned && db.open) db.close()
+    },
+  }
+}
+
+function openReplayDatabase(options: SqliteReplayStoreOptions): StoreDatabase {
+  try {
+    return storeDatabase(options, options.synchronous ?? 'FULL', 'sqliteReplayStore')
+  } catch (error) {
+    // A bad option is the caller's mistake, not an unavailable store.
+    if (error instanceof TypeError || error instanceof RangeError) throw error
+    throw toStoreError('open', error)
+  }
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const t = `"${table}"`
+  db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+    key TEXT PRIMARY KEY NOT NULL,
+    what TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('in_progress', 'done')),
+    fence TEXT NOT NULL,
+    lease_until INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    outcome TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS "${table}_expires_at" ON ${t} (expires_at);`)
+  return {
+    select: db.prepare(
+      `SELECT what, status, fence, lease_until, expires_at, outcome FROM ${t} WHERE key = ?`,
+    ),
+    upsert: db.prepare(
+      `INSERT OR REPLACE INTO ${t} (key, what, status, fence, lease_until, expires_at, outcome)
+       VALUES (?, ?, 'in_progress', ?, ?, ?, NULL)`,
+    ),
+    renew: db.prepare(
+      `UPDATE ${t} SET lease_until = @leaseUntil, expires_at = max(expires_at, @leaseUntil)
+       WHERE key = @key AND fence = @fence AND status = 'in_progress' AND expires_at > @now`,
+    ),
+    complete: db.prepare(
+      `UPDATE ${t} SET status = 'done', outcome = @outcome WHERE key = @key AND fence = @fence AND expires_at > @now`,
+    ),
+    release: db.prepare(`DELETE FROM ${t} WHERE key = ? AND fence = ?`),
+    sweep: db.prepare(`DELETE FROM ${t} WHERE expires_at <= ?`),
+  }
+}
+
+function view(row: Row | undefined, now: number): ReplayRecordView | undefined {
+  if (!row || row.expires_at <= now) return undefined
+  if (row.status === 'done') return { status: 'done', what: row.what, outcome: row.outcome ?? '' }
+  return { status: row.lease_until > now ? 'in_progress' : 'abandoned', what: row.what }
+}

@@ -1,0 +1,84 @@
+/**
+ * @module wire-literals.test
+ * One table of numbers: no source file of a package writes a JSON-RPC error code or an HTTP
+ * status as a literal; every one comes from `errors.ts` (`wireMappings`, `SuccessStatus`). A code
+ * is a negative number in the JSON-RPC range; a status is a number given as a `status` property
+ * or as the first argument of a reply call (`json`, `empty`, `writeHead`, `respond`).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+import { isTestFile, listTsFiles, ROOT, repoPath } from './import-scan.ts'
+
+const TABLE = join(ROOT, 'packages/core/src/errors.ts')
+const REPLY_CALLS = new Set(['json', 'empty', 'writeHead', 'respond'])
+
+function sourceFiles(): string[] {
+  return ['core', 'store-sqlite', 'store-redis', 'store-postgres']
+    .flatMap((pkg) => listTsFiles(join(ROOT, 'packages', pkg, 'src')))
+    .filter((file) => !isTestFile(file) && file !== TABLE)
+}
+
+/** Every wire number written as a literal in `text`, as `line: what`. */
+function wireLiterals(path: string, text: string): string[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const found: string[] = []
+  const at = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1
+  const isStatus = (node: ts.Node) =>
+    ts.isNumericLiteral(node) && Number(node.text) >= 100 && Number(node.text) <= 599
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isPrefixUnaryExpression(node) &&
+      node.operator === ts.SyntaxKind.MinusToken &&
+      ts.isNumericLiteral(node.operand)
+    ) {
+      const value = -Number(node.operand.text)
+      if (value >= -32768 && value <= -32000) found.push(`${at(node)}: JSON-RPC code ${value}`)
+    }
+    if (
+      ts.isPropertyAssignment(node) &&
+      node.name.getText(source) === 'status' &&
+      isStatus(node.initializer)
+    ) {
+      found.push(`${at(node)}: HTTP status ${node.initializer.getText(source)}`)
+    }
+    if (ts.isCallExpression(node) && node.arguments.length > 0 && isStatus(node.arguments[0]!)) {
+      const callee = node.expression
+      const name = ts.isPropertyAccessExpression(callee) ? callee.name.text : callee.getText(source)
+      if (REPLY_CALLS.has(name)) found.push(`${at(node)}: HTTP status ${node.arguments[0]!.getText(source)}`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+describe('wire literals', () => {
+  it('findsTheSourcesItChecks', () => {
+    expect(sourceFiles().length).toBeGreaterThan(60)
+  })
+
+  it('writesNoJsonRpcCodeOrHttpStatusOutsideTheTable', () => {
+    const found = sourceFiles().flatMap((file) =>
+      wireLiterals(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
+    )
+    expect(found).toEqual([])
+  })
+
+  it('catchesEachFormOfLiteral', () => {
+    const text = [
+      'const a = { code: -32602 }',
+      'writer.json(404, body)',
+      'res.writeHead(200)',
+      'new Response(null, { status: 503, headers: {} })',
+      'const fine = { count: 404, offset: -3 }',
+    ].join('\n')
+    expect(wireLiterals('x.ts', text)).toEqual([
+      '1: JSON-RPC code -32602',
+      '2: HTTP status 404',
+      '3: HTTP status 200',
+      '4: HTTP status 503',
+    ])
+  })
+})
