@@ -20,19 +20,27 @@ export interface ImportRef {
   line: number
 }
 
-/** Every `.ts` file under `dir`, sorted, as absolute paths. */
-export function listTsFiles(dir: string): string[] {
+/** Every file under `dir` whose name matches `pattern`, sorted, as absolute paths (no node_modules, no results). */
+export function listFiles(dir: string, pattern: RegExp): string[] {
   const out: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIPPED_DIRS.has(entry.name)) continue
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...listTsFiles(path))
-    else if (entry.name.endsWith('.ts')) out.push(path)
+    if (entry.isDirectory()) out.push(...listFiles(path, pattern))
+    else if (pattern.test(entry.name)) out.push(path)
   }
   return out.sort()
 }
 
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'results', '.data'])
+
+/** Every `.ts` file under `dir`, sorted, as absolute paths. */
+export function listTsFiles(dir: string): string[] {
+  return listFiles(dir, /\.ts$/)
+}
+
 export function isTestFile(path: string): boolean {
-  return /\.test(-d)?\.ts$/.test(path)
+  return /\.(test|test-d|fixture)\.ts$/.test(path)
 }
 
 /** The module specifiers one file uses, with their line numbers. */

@@ -4,161 +4,37 @@
  * `notifications/initialized`, requests carrying `Mcp-Session-Id` and `MCP-Protocol-Version`,
  * answers read as JSON or as SSE (with every event id kept), server-to-client requests answered
  * by POSTing a JSON-RPC response, the GET stream with or without `Last-Event-ID`, and DELETE.
- * Everything is exposed raw enough for tests to check statuses, headers and event ids.
+ * Everything is exposed raw enough for tests to check statuses, headers and event ids. The reply
+ * reader, the SSE reader and the timing helpers live in their own modules and are re-exported here,
+ * so a test imports every handshake helper from this one path.
  */
+
+import {
+  type ClientAnswer,
+  type HandshakeReply,
+  type RequestHandler,
+  readAnswer,
+} from './handshake-replies.ts'
+import { freshId, type Json, type RpcId } from './json-rpc.ts'
+
+export {
+  acceptWith,
+  type ClientAnswer,
+  errorOf,
+  type HandshakeReply,
+  type RequestHandler,
+  readAnswer,
+  resultOf,
+  textOf,
+} from './handshake-replies.ts'
+export { freshId, type Json, type RpcId } from './json-rpc.ts'
+export { EventReader, parseEvent, type SseEvent } from './sse-events.ts'
+export { gate, sleep } from './timing.ts'
 
 export const HANDSHAKE_VERSION = '2025-11-25'
 
-export type Json = Record<string, unknown>
-export type RpcId = string | number
-
 /** Client capabilities that let the server ask for anything. */
 export const HANDSHAKE_CAPS: Json = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }
-
-/** One SSE event: `message` is the parsed JSON-RPC message, undefined for an empty (priming) event. */
-export interface SseEvent {
-  id?: string
-  event?: string
-  retry?: number
-  data: string
-  message?: Json
-}
-
-/** How a test answers a server-to-client request: a result, an error, or no answer at all. */
-export type ClientAnswer =
-  | { result: Json }
-  | { error: { code: number; message: string; data?: unknown } }
-  | 'ignore'
-export type RequestHandler = (request: Json) => ClientAnswer | Promise<ClientAnswer>
-
-/** A decoded answer: the final JSON-RPC response (if it came) and everything streamed before it. */
-export interface HandshakeReply {
-  status: number
-  headers: Headers
-  contentType: string
-  /** The JSON-RPC response to our request; undefined when the stream closed before it (or for 202). */
-  body: Json | undefined
-  /** Every SSE event in order, priming events included (empty for JSON answers). */
-  events: SseEvent[]
-  /** Every JSON-RPC message in order (notifications, server requests, the response). */
-  messages: Json[]
-  notifications: Json[]
-  /** Server-to-client requests seen on this answer. */
-  requests: Json[]
-  /** Id of the last SSE event that had one: what a reconnect sends as Last-Event-ID. */
-  lastEventId: string | undefined
-  /** The `retry:` field the server sent, if any. */
-  retry: number | undefined
-}
-
-/** Reads an SSE response incrementally, one event at a time, without ever dropping a chunk. */
-export class EventReader {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>
-  private readonly decoder = new TextDecoder()
-  private buffer = ''
-  private readonly queue: SseEvent[] = []
-  private pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
-  ended = false
-  /** Raw text seen so far, comments included. */
-  seen = ''
-
-  constructor(readonly response: Response) {
-    if (response.body === null) throw new Error('response has no body')
-    this.reader = response.body.getReader()
-  }
-
-  /** The next event, or undefined once the stream ended; rejects after `timeoutMs` of silence. */
-  async next(timeoutMs = 3_000): Promise<SseEvent | undefined> {
-    const deadline = Date.now() + timeoutMs
-    while (this.queue.length === 0 && !this.ended) {
-      const remaining = deadline - Date.now()
-      if (remaining <= 0) throw new Error(`no SSE event within ${timeoutMs} ms`)
-      this.pending ??= this.reader.read()
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), remaining)
-      })
-      let chunk: ReadableStreamReadResult<Uint8Array> | 'timeout'
-      try {
-        chunk = await Promise.race([this.pending, timeout])
-      } catch {
-        // The connection was cut (reset): for a reader that is the end of the stream.
-        chunk = { done: true, value: undefined }
-      } finally {
-        clearTimeout(timer)
-      }
-      if (chunk === 'timeout') throw new Error(`no SSE event within ${timeoutMs} ms`)
-      this.pending = undefined
-      if (chunk.done) {
-        this.ended = true
-        this.drain(true)
-        break
-      }
-      const text = this.decoder.decode(chunk.value, { stream: true })
-      this.seen += text
-      this.buffer += text
-      this.drain(false)
-    }
-    return this.queue.shift()
-  }
-
-  /** The next event that carries a JSON-RPC message (priming events skipped). */
-  async nextMessage(timeoutMs = 3_000): Promise<Json | undefined> {
-    for (;;) {
-      const event = await this.next(timeoutMs)
-      if (event === undefined) return undefined
-      if (event.message !== undefined) return event.message
-    }
-  }
-
-  /** True when no event arrives within `ms` (an ended stream counts as quiet). */
-  async quietFor(ms: number): Promise<boolean> {
-    let event: SseEvent | undefined
-    try {
-      event = await this.next(ms)
-    } catch {
-      return true
-    }
-    if (event === undefined) return true
-    this.queue.unshift(event)
-    return false
-  }
-
-  async cancel(): Promise<void> {
-    await this.reader.cancel().catch(() => {})
-  }
-
-  private drain(final: boolean): void {
-    const blocks = this.buffer.split(/\r?\n\r?\n/)
-    this.buffer = final ? '' : (blocks.pop() ?? '')
-    for (const block of blocks) {
-      const event = parseEvent(block)
-      if (event !== undefined) this.queue.push(event)
-    }
-  }
-}
-
-/** One SSE block; undefined for a block of comments only. */
-export function parseEvent(block: string): SseEvent | undefined {
-  const event: SseEvent = { data: '' }
-  const data: string[] = []
-  let any = false
-  for (const line of block.split(/\r?\n/)) {
-    if (line === '' || line.startsWith(':')) continue
-    const colon = line.indexOf(':')
-    const field = colon === -1 ? line : line.slice(0, colon)
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
-    any = true
-    if (field === 'id') event.id = value
-    else if (field === 'event') event.event = value
-    else if (field === 'retry') event.retry = Number(value)
-    else if (field === 'data') data.push(value)
-  }
-  if (!any) return undefined
-  event.data = data.join('\n')
-  if (event.data.trim() !== '') event.message = JSON.parse(event.data) as Json
-  return event
-}
 
 export interface HandshakeClientOptions {
   /** Extra headers on every request (e.g. `authorization`). */
@@ -176,11 +52,6 @@ export interface RequestOptions {
   headers?: Record<string, string | null>
   /** Longest silence while reading an SSE answer (default 5 s). */
   timeoutMs?: number
-}
-
-let nextId = 1
-export function freshId(): number {
-  return nextId++
 }
 
 /** A handshake-era client of one endpoint; `at(url)` gives the same session on another instance. */
@@ -331,125 +202,4 @@ export class HandshakeClient {
   delete(headers: Record<string, string | null> = {}): Promise<Response> {
     return fetch(this.url, { method: 'DELETE', headers: this.headers({ 'content-type': null, ...headers }) })
   }
-}
-
-/**
- * Reads an answer: JSON as is; SSE to its end, answering server requests through `onRequest`
- * (no handler: they stay unanswered). The response to `expectId` becomes `body`.
- */
-export async function readAnswer(
-  response: Response,
-  options: {
-    client?: HandshakeClient
-    expectId?: RpcId
-    onRequest?: RequestHandler
-    timeoutMs?: number
-  } = {},
-): Promise<HandshakeReply> {
-  const contentType = response.headers.get('content-type') ?? ''
-  const reply: HandshakeReply = {
-    status: response.status,
-    headers: response.headers,
-    contentType,
-    body: undefined,
-    events: [],
-    messages: [],
-    notifications: [],
-    requests: [],
-    lastEventId: undefined,
-    retry: undefined,
-  }
-  if (!contentType.startsWith('text/event-stream')) {
-    const raw = await response.text()
-    if (raw !== '') {
-      reply.body = JSON.parse(raw) as Json
-      reply.messages.push(reply.body)
-    }
-    return reply
-  }
-  const reader = new EventReader(response)
-  const answering: Promise<unknown>[] = []
-  for (;;) {
-    const event = await reader.next(options.timeoutMs ?? 5_000)
-    if (event === undefined) break
-    reply.events.push(event)
-    if (event.id !== undefined) reply.lastEventId = event.id
-    if (event.retry !== undefined) reply.retry = event.retry
-    const message = event.message
-    if (message === undefined) continue
-    reply.messages.push(message)
-    if (typeof message.method === 'string' && 'id' in message) {
-      reply.requests.push(message)
-      const handler = options.onRequest
-      if (handler && options.client) {
-        const client = options.client
-        answering.push(
-          Promise.resolve(handler(message)).then((answer) =>
-            answer === 'ignore'
-              ? undefined
-              : client.answer(message.id as RpcId, answer).then((r) => r.text()),
-          ),
-        )
-      }
-    } else if (typeof message.method === 'string') {
-      reply.notifications.push(message)
-    } else if (options.expectId === undefined || message.id === options.expectId) {
-      reply.body = message
-    }
-  }
-  await Promise.all(answering)
-  return reply
-}
-
-/** The `result` member of a reply, or a thrown error naming what came instead. */
-export function resultOf(reply: HandshakeReply): Json {
-  const result = reply.body?.result as Json | undefined
-  if (result === undefined)
-    throw new Error(`expected a result, got ${reply.status} ${JSON.stringify(reply.body ?? reply.messages)}`)
-  return result
-}
-
-/** The `error` member of a reply, or a thrown error naming what came instead. */
-export function errorOf(reply: HandshakeReply): { code: number; message: string; data?: unknown } {
-  const error = reply.body?.error as { code: number; message: string; data?: unknown } | undefined
-  if (error === undefined)
-    throw new Error(`expected an error, got ${reply.status} ${JSON.stringify(reply.body ?? reply.messages)}`)
-  return error
-}
-
-/** The concatenated text blocks of a tool result. */
-export function textOf(result: Json): string {
-  const content = (result.content as Array<{ type: string; text?: string }> | undefined) ?? []
-  return content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n')
-}
-
-/** Accepts every elicitation with `content`, and answers roots/sampling plausibly. */
-export function acceptWith(content: Json): RequestHandler {
-  return (request) => {
-    if (request.method === 'elicitation/create') return { result: { action: 'accept', content } }
-    if (request.method === 'roots/list')
-      return { result: { roots: [{ uri: 'file:///workspace', name: 'ws' }] } }
-    if (request.method === 'sampling/createMessage') {
-      return {
-        result: { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'test-model' },
-      }
-    }
-    return { error: { code: -32601, message: 'Method not found' } }
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** A promise with its resolver outside, for tools a test releases at a chosen moment. */
-export function gate(): { promise: Promise<void>; open(): void } {
-  let open!: () => void
-  const promise = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { promise, open }
 }

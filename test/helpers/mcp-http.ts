@@ -10,7 +10,11 @@
 import { request as httpRequest } from 'node:http'
 import type { AuthInfo, Logger } from '@tessera/core'
 import type { HeaderView } from '@tessera/core/http'
-import { EventReader } from './handshake-client.ts'
+import { freshId, type Json, type RpcId } from './json-rpc.ts'
+import { EventReader } from './sse-events.ts'
+
+export { freshId, type Json, type RpcId, textOf } from './json-rpc.ts'
+export { sleep } from './timing.ts'
 
 export const VERSION = '2026-07-28'
 export const META = {
@@ -22,8 +26,6 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const
 
-export type Json = Record<string, unknown>
-export type RpcId = string | number
 export type Send = (url: string, init: RequestInit) => Promise<Response>
 
 /** Client capabilities that let the server ask for anything. */
@@ -50,11 +52,6 @@ export interface Reply {
   /** Notifications that preceded the response on an SSE reply. */
   notifications: Json[]
   raw: string
-}
-
-let nextId = 1
-export function freshId(): number {
-  return nextId++
 }
 
 export function envelope(caps: Json = ALL_CAPS, extra: Json = {}): Json {
@@ -90,7 +87,10 @@ export function mcpHeaders(method: string, params: Json): Record<string, string>
   return headers
 }
 
-/** §8.2: plain visible ASCII as-is, anything else in the `=?base64?…?=` sentinel. */
+/**
+ * A header value as a conforming client spells it: plain visible ASCII as is; anything else, and
+ * anything that already looks encoded, in the `=?base64?…?=` sentinel.
+ */
 export function encodeHeaderValue(value: string): string {
   const plain = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(value)
   const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=')
@@ -318,14 +318,3 @@ export function paramsOf(message: Json | undefined): Json {
 }
 
 /** The concatenated text blocks of a tool result. */
-export function textOf(result: Json): string {
-  const content = (result.content as Array<{ type: string; text?: string }> | undefined) ?? []
-  return content
-    .filter((block) => block.type === 'text')
-    .map((block) => block.text)
-    .join('\n')
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}

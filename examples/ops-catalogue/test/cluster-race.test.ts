@@ -1,6 +1,6 @@
 /**
  * @module cluster-race.test
- * The check-then-act race, probed the way the seed article probes it: `npm start -- --workers 4`
+ * The check-then-act race, probed where it lives: `npm start -- --workers 4`
  * as a real process tree, one answer re-sent four times at once, eight rounds. Sequential retries
  * cannot show this race; only parallel ones that land on different workers can. The deployment
  * log, not the single-use record, is what gets counted.

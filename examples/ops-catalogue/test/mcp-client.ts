@@ -136,7 +136,7 @@ export function textOf(result: ToolResult | undefined): string {
   return (result?.content ?? []).map((c) => c.text ?? '').join('\n')
 }
 
-// Values outside visible ASCII travel Base64-encoded (spec §8.2).
+// Values outside visible ASCII travel Base64-encoded (the `=?base64?…?=` sentinel).
 function headerValue(value: string): string {
   return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value) && !value.startsWith('=?base64?')
     ? value

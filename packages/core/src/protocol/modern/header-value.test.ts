@@ -5,7 +5,7 @@ import { decodeHeaderValue, encodeHeaderValue } from './header-value.ts'
 const ok = (value: string) => ({ ok: true, value })
 
 describe('decodeHeaderValue', () => {
-  it('decodes the spec §8.2 examples', () => {
+  it('decodes the examples of SEP-2243', () => {
     expect(decodeHeaderValue('us-west1')).toEqual(ok('us-west1'))
     expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toEqual(ok('Hello, 世界'))
     expect(decodeHeaderValue('=?base64?IHBhZGRlZCA=?=')).toEqual(ok(' padded '))
@@ -83,7 +83,7 @@ describe('encodeHeaderValue', () => {
     expect(encodeHeaderValue('')).toBe('')
   })
 
-  it('encodes what §8.2 says clients must encode', () => {
+  it('encodes what clients must encode', () => {
     for (const value of [
       ' lead',
       'trail ',

@@ -1,6 +1,6 @@
 /**
  * @module header-value
- * Decoding of MCP header values (SEP-2243 §8.2): plain visible ASCII, or the
+ * Decoding of MCP header values (SEP-2243): plain visible ASCII, or the
  * `=?base64?…?=` sentinel carrying UTF-8 bytes. Shared by the standard `Mcp-Name`
  * check and by `Mcp-Param-*` mirroring, so both decode exactly alike.
  */
@@ -17,7 +17,7 @@ const PLAIN = /^[\x20-\x7E\t]*$/
 // could never match its own faithful mirror.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 // Plain form a client may send as-is: visible ASCII with inner spaces. Tab is a control character
-// (0x09), which §8.2 tells clients to encode even though servers accept it in plain values.
+// (0x09), which clients must encode even though servers accept it in plain values.
 const SENDABLE_PLAIN = /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/
 
 /** Decodes one raw header value as received (HTTP parsing already trimmed surrounding whitespace). */

@@ -89,20 +89,31 @@ class FetchReplyWriter implements ReplyWriter {
   private resolve!: (response: Response) => void
   private finished = false
   private readonly closeCallbacks: Array<() => void> = []
+  private gone = false
 
   constructor(private readonly signal: AbortSignal) {
     this.response = new Promise((resolve) => {
       this.resolve = resolve
     })
-    signal.addEventListener('abort', () => this.fireClose(), { once: true })
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.fireClose()
+        // Nobody reads this answer; it settles the Response a runtime may still be awaiting.
+        if (!this.answered) writeFault(this, 'TESSERA_TRANSPORT_FAILED', 'The client left before the answer.')
+      },
+      { once: true },
+    )
   }
 
   get closed(): boolean {
     return this.finished || this.signal.aborted
   }
 
+  /** A callback registered once the client already left still runs (on the next microtask). */
   onClose(callback: () => void): void {
-    this.closeCallbacks.push(callback)
+    if (this.gone) queueMicrotask(callback)
+    else this.closeCallbacks.push(callback)
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {
@@ -146,6 +157,7 @@ class FetchReplyWriter implements ReplyWriter {
   }
 
   private fireClose(): void {
+    this.gone = true
     for (const callback of this.closeCallbacks.splice(0)) callback()
   }
 }

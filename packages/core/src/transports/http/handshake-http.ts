@@ -126,15 +126,9 @@ async function standalone(c: HandshakeRequest, session: Session): Promise<void> 
   const { events } = c.sessions
   const stream = c.writer.sse(SSE_HEADERS)
   const streamId = newStreamId(session.id, 'get')
-  const priming = await events.append(streamId, undefined)
-  stream.write(`id: ${priming}\nretry: ${RETRY_MS}\ndata: \n\n`)
-  let chain = Promise.resolve()
-  const timer = setInterval(() => {
-    if (!c.writer.closed) stream.write(': keep-alive\n\n')
-  }, c.options.keepAliveMs)
-  timer.unref()
   let stopped = false
   let unfollow = () => {}
+  let timer: NodeJS.Timeout | undefined
   const stop = () => {
     if (stopped) return
     stopped = true
@@ -142,6 +136,16 @@ async function standalone(c: HandshakeRequest, session: Session): Promise<void> 
     unfollow()
     void events.finish(streamId)
   }
+  // Before the first await: a client that leaves while the priming event is stored is noticed.
+  c.writer.onClose(stop)
+  const priming = await events.append(streamId, undefined)
+  if (stopped) return
+  stream.write(`id: ${priming}\nretry: ${RETRY_MS}\ndata: \n\n`)
+  let chain = Promise.resolve()
+  timer = setInterval(() => {
+    if (!c.writer.closed) stream.write(': keep-alive\n\n')
+  }, c.options.keepAliveMs)
+  timer.unref()
   unfollow = session.follow({
     send(message: JsonObject) {
       chain = chain.then(async () => {
@@ -154,5 +158,4 @@ async function standalone(c: HandshakeRequest, session: Session): Promise<void> 
       if (!c.writer.closed) stream.end()
     },
   })
-  c.writer.onClose(stop)
 }

@@ -24,7 +24,8 @@ export class HttpExchange implements Exchange {
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       this.controller = new AbortController()
-      if (this.writer.closed && !this.done) this.controller.abort()
+      // One reason whenever the client left: before the handler first looked, or after.
+      if (this.writer.closed && !this.done) this.abortUnlessDone()
       else this.writer.onClose(() => this.abortUnlessDone())
     }
     return this.controller.signal

@@ -18,8 +18,10 @@ export function openListenStream(
   timer.unref()
   const closers: Array<() => void> = [() => clearInterval(timer)]
   let ended = false
+  let gone = false
   writer.onClose(() => {
-    for (const close of closers) close()
+    gone = true
+    for (const close of closers.splice(0)) close()
   })
   reply.open({
     send(message) {
@@ -33,7 +35,8 @@ export function openListenStream(
       stream.end()
     },
     onClose(callback) {
-      closers.push(callback)
+      if (gone) callback()
+      else closers.push(callback)
     },
   })
 }

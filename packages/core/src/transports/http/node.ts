@@ -146,8 +146,10 @@ class NodeReplyWriter implements ReplyWriter {
     return this.ended || this.res.destroyed || this.res.writableEnded
   }
 
+  /** A callback registered once the connection already closed still runs (on the next microtask). */
   onClose(callback: () => void): void {
-    this.res.once('close', callback)
+    if (this.res.closed) queueMicrotask(callback)
+    else this.res.once('close', callback)
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {

@@ -53,13 +53,13 @@ describe('checkParamHeaders: presence', () => {
     expect(check({ placement: {} }, {})).toBeUndefined()
   })
 
-  it('skips JSON null, with or without a header (seed 004 round 1)', () => {
+  it('skips JSON null, with or without a header', () => {
     expect(check({ datacenter: null, shards: null }, {})).toBeUndefined()
     expect(check({ datacenter: null }, { 'Mcp-Param-Datacenter': 'null' })).toBeUndefined()
     expect(check({ placement: { rack: null } }, { 'Mcp-Param-Rack': '=?base64?!!?=' })).toBeUndefined()
   })
 
-  it('resolves nested paths through the arguments (seed 004 round 1)', () => {
+  it('resolves nested paths through the arguments', () => {
     expect(check({ placement: { rack: 'r-12' } }, { 'Mcp-Param-Rack': 'r-12' })).toBeUndefined()
     expect(check({ placement: { rack: 'r-12' } }, { 'Mcp-Param-Rack': 'r-13' })?.message).toMatch(
       /Mcp-Param-Rack.*'r-13'.*'r-12'.*'placement\.rack'/,
@@ -156,7 +156,7 @@ describe('checkParamHeaders: strings and the Base64 sentinel', () => {
   })
 })
 
-describe('checkParamHeaders: integers (seed 004 rounds 2–4)', () => {
+describe('checkParamHeaders: integers', () => {
   it('compares numerically through the JSON number grammar', () => {
     for (const header of [
       '1000',

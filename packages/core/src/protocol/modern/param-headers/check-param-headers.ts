@@ -1,6 +1,6 @@
 /**
  * @module check-param-headers
- * Request-time enforcement of `Mcp-Param-*` mirrors (spec §8.3–8.4): for every mirror of the
+ * Request-time enforcement of `Mcp-Param-*` mirrors (SEP-2243): for every mirror of the
  * tool's current table whose argument is in the body, the header must be there once, decode, and
  * denote the same value. Faults are plain data; the caller answers -32020 / HTTP 400.
  * Comparison follows the body value's JSON type, because the body is the source of truth and a
@@ -66,7 +66,7 @@ export function resolvePath(args: unknown, path: readonly string[]): unknown {
 
 function checkEntry(entry: MirrorEntry, args: unknown, headers: HeaderView): ParamHeaderFault | undefined {
   const body = resolvePath(args, entry.path)
-  // Clients omit the header for null (seed 004, round 1); a header sent anyway routes on nothing.
+  // Clients omit the header for null; a header sent anyway routes on nothing.
   if (body === undefined || body === null) return undefined
   const header = displayName(entry)
   const argument = quoted(entry.path.join('.'))

@@ -1,6 +1,6 @@
 /**
  * @module param-headers
- * `x-mcp-header` parameter mirroring (SEP-2243, spec §8.3): the registration-time mirror table
+ * `x-mcp-header` parameter mirroring (SEP-2243): the registration-time mirror table
  * and the request-time `Mcp-Param-*` check, kept pure so the registry can rebuild both together.
  */
 

@@ -2,8 +2,8 @@
  * @module json-integer
  * Exact reading of a JSON number token as an integer, for comparing an `Mcp-Param-*` header
  * with an integer body value. Doubles are never involved: 9007199254740993 and …992 must stay
- * distinct, and `1e3`, `1000.0` and `10.5e1` must each denote their exact integer (seed 004,
- * rounds 2–4). Exponents are bounded before any arithmetic so `1e999999999` costs nothing.
+ * distinct, and `1e3`, `1000.0` and `10.5e1` must each denote their exact integer.
+ * Exponents are bounded before any arithmetic so `1e999999999` costs nothing.
  */
 
 export type JsonInteger =

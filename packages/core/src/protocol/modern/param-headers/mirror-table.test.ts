@@ -41,7 +41,7 @@ describe('buildMirrorTable: accepted annotations', () => {
     ])
   })
 
-  it('follows nested objects through pure properties chains (seed 004 round 1)', () => {
+  it('follows nested objects through pure properties chains', () => {
     const table = buildMirrorTable(
       'deploy',
       tool({
@@ -85,7 +85,7 @@ describe('buildMirrorTable: accepted annotations', () => {
   })
 })
 
-describe('buildMirrorTable: the annotation value (seed 004 rounds 1–2)', () => {
+describe('buildMirrorTable: the annotation value', () => {
   it('refuses a suffix with a trailing newline', () => {
     expect(refusal(tool({ lane: mirrored('string', 'Lane\n') }))).toMatch(
       /'Lane\\x0a' is not a non-empty HTTP token/,
@@ -135,7 +135,7 @@ describe('buildMirrorTable: the annotation value (seed 004 rounds 1–2)', () =>
   })
 })
 
-describe('buildMirrorTable: the annotated type (seed 004 round 3)', () => {
+describe('buildMirrorTable: the annotated type', () => {
   it('refuses number, object, array, null, type arrays and a missing type', () => {
     const bad = [{ type: 'number' }, { type: 'object' }, { type: 'array' }, { type: 'null' }]
     bad.push({ type: ['string', 'null'] } as never, { type: 'String' }, {} as never)
@@ -150,7 +150,7 @@ describe('buildMirrorTable: the annotated type (seed 004 round 3)', () => {
   })
 })
 
-describe('buildMirrorTable: reachability (seed 004 rounds 2–4, 7)', () => {
+describe('buildMirrorTable: reachability', () => {
   const unreachable: Record<string, Record<string, unknown>> = {
     items: tool({ list: { type: 'array', items: hidden } }),
     'items (array form)': tool({ list: { type: 'array', items: [hidden] } }),
@@ -201,7 +201,7 @@ describe('buildMirrorTable: reachability (seed 004 rounds 2–4, 7)', () => {
     expect(message).toContain('/anyOf/0/properties/deep/properties/x')
   })
 
-  it('judges an aliased subschema in every position it is advertised (seed 004 round 5)', () => {
+  it('judges an aliased subschema in every position it is advertised', () => {
     const shared = { type: 'string', 'x-mcp-header': 'Pool' }
     expect(refusal(tool({ pool: shared }, { anyOf: [tool({ pool: shared })] }))).toContain(
       '/anyOf/0/properties/pool',
@@ -209,7 +209,7 @@ describe('buildMirrorTable: reachability (seed 004 rounds 2–4, 7)', () => {
   })
 })
 
-describe('buildMirrorTable: data is never walked (seed 004 rounds 5–6)', () => {
+describe('buildMirrorTable: data is never walked', () => {
   it('accepts a property named x-mcp-header', () => {
     const table = buildMirrorTable(
       't',
@@ -251,7 +251,7 @@ describe('buildMirrorTable: data is never walked (seed 004 rounds 5–6)', () =>
   })
 })
 
-describe('buildMirrorTable: dialects (seed 004 round 7)', () => {
+describe('buildMirrorTable: dialects', () => {
   const withAdditionalItems = (dialect: Record<string, unknown>) =>
     tool({ list: { type: 'array', items: [{ type: 'string' }], additionalItems: hidden } }, dialect)
   const withDefs = (dialect: Record<string, unknown>) =>
@@ -299,7 +299,7 @@ describe('buildMirrorTable: dialects (seed 004 round 7)', () => {
   })
 })
 
-describe('buildMirrorTable: normalization (seed 004 rounds 5–6)', () => {
+describe('buildMirrorTable: normalization', () => {
   it('walks the schema as serialized, so toJSON output is what is validated', () => {
     const lazy = { toJSON: () => mirrored('string', 'Lazy') }
     expect(buildMirrorTable('t', tool({ v: lazy }))).toEqual([

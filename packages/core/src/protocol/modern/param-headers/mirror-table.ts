@@ -1,11 +1,11 @@
 /**
  * @module mirror-table
  * Registration-time walk of a tool's `inputSchema` into the table of `x-mcp-header` mirrors
- * (spec §8.3). The walk runs on a JSON round-trip copy, the schema exactly as `tools/list` will
- * advertise it, so what is validated, advertised and enforced cannot diverge (seed 004, rounds
- * 5–6), and one subschema object aliased into two positions is judged in both.
+ * (SEP-2243). The walk runs on a JSON round-trip copy, the schema exactly as `tools/list` will
+ * advertise it, so what is validated, advertised and enforced cannot diverge, and one subschema
+ * object aliased into two positions is judged in both.
  * Any annotation the walk cannot place on a pure `properties` chain is refused, never ignored:
- * an ignored annotation is advertised but unenforced, the exact hole seed 004 kept reopening.
+ * an ignored annotation would be advertised to clients but never enforced.
  */
 
 import { bounded, quoted as name, pointer } from './names.ts'

@@ -2,7 +2,7 @@
  * @module names
  * Bounded rendering of schema-derived names and client-sent values inside messages. Names come
  * from tool authors and values from clients; either may be huge, and an unbounded -32020 message
- * once pushed a Julia error envelope past its status-mapping window (seed 004, round 1).
+ * can push a client's error handling past the size it reads before it maps the status.
  */
 
 export const MAX_SHOWN = 64

@@ -2,8 +2,8 @@
  * @module schema-dialect
  * Which keywords of a JSON Schema dialect hold subschemas. Everything else in a schema object is
  * data (instance values, unknown keywords), so the mirror walk must never look inside it: a key
- * spelled `x-mcp-header` inside a `default` is not an annotation (seed 004, round 6), while one
- * hidden under any schema-valued keyword must be found and refused (round 7).
+ * spelled `x-mcp-header` inside a `default` is not an annotation, while one hidden under any
+ * schema-valued keyword must be found and refused.
  */
 
 export interface SchemaDialect {

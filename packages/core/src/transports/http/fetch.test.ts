@@ -1,0 +1,255 @@
+/**
+ * @module fetch.test
+ * The web-standard face, `createFetchHandler`, on its own: another path is a 404 JSON error, the
+ * header block is limited (431) and so is the body, whether declared (413 without reading it) or
+ * streamed (413, and the stream is cancelled instead of read to its end), a Request built without
+ * `Host` is judged by the host of its URL, a body that cannot be read is a logged 500, bad
+ * arguments throw when the handler is created, and a stream whose client is gone ends.
+ */
+import { describe, expect, it } from 'vitest'
+import { capturingLogger, type Json, readReply, requestParts } from '../../../../../test/helpers/mcp-http.ts'
+import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { memoryNotificationBus, type NotificationBus } from '../../ports.ts'
+import { createServer, type McpServer } from '../../server/create-server.ts'
+import { createFetchHandler, type FetchHandler } from './fetch.ts'
+import type { HttpOptions } from './options.ts'
+
+const URL_ = 'http://127.0.0.1/mcp'
+const LIST = requestParts('tools/list', {}, { id: 1 })
+
+function app(
+  options: { logger?: ReturnType<typeof capturingLogger>; bus?: NotificationBus } = {},
+): McpServer {
+  const server = createServer({
+    name: 'fetch',
+    version: '1.0.0',
+    logger: options.logger ?? silentLogger,
+    handshake: false,
+    stores: options.bus ? { bus: options.bus } : undefined,
+  })
+  server.tool('noop', { description: 'Does nothing' }, () => 'ok')
+  return server
+}
+
+const handlerOf = (options?: HttpOptions) => createFetchHandler(app(), options)
+
+function post(
+  handler: FetchHandler,
+  options: { url?: string; headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {},
+) {
+  const init = {
+    method: 'POST',
+    headers: { ...LIST.headers, ...options.headers },
+    body: options.body ?? LIST.body,
+    signal: options.signal,
+    duplex: 'half',
+  } as RequestInit
+  return handler(new Request(options.url ?? URL_, init))
+}
+
+const fault = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message } })
+
+/** Bytes of a header block as the handler counts them. */
+function headerBytes(headers: Headers): number {
+  let total = 0
+  headers.forEach((value, name) => {
+    total += name.length + value.length + 4
+  })
+  return total
+}
+
+describe('routing and limits', () => {
+  it('answersAnotherPathWith404AndAJsonError', async () => {
+    for (const path of ['/other', '/mcp/', '/MCP', '/']) {
+      const reply = await readReply(await post(handlerOf(), { url: `http://127.0.0.1${path}` }))
+      expect(reply.status).toBe(404)
+      expect(reply.contentType).toBe('application/json')
+      expect(reply.body).toEqual(fault(-32600, 'Not found.'))
+    }
+  })
+
+  it('matchesThePathWithoutItsQueryAndHonoursAConfiguredPath', async () => {
+    expect((await post(handlerOf(), { url: `${URL_}?trace=1` })).status).toBe(200)
+    const custom = handlerOf({ path: '/rpc' })
+    expect((await post(custom, { url: 'http://127.0.0.1/rpc' })).status).toBe(200)
+    expect((await post(custom)).status).toBe(404)
+  })
+
+  it('refusesAHeaderBlockOneByteOverTheLimitWith431BeforeCheckingTheHost', async () => {
+    const headers = { ...LIST.headers, host: 'evil.example', 'x-pad': 'x'.repeat(200) }
+    const size = headerBytes(new Request(URL_, { method: 'POST', headers, body: LIST.body }).headers)
+    const atLimit = await post(handlerOf({ maxHeaderBytes: size }), { headers })
+    expect(atLimit.status).toBe(403)
+    const over = await readReply(await post(handlerOf({ maxHeaderBytes: size - 1 }), { headers }))
+    expect(over.status).toBe(431)
+    expect(over.body).toEqual(fault(-32600, 'Request header fields too large.'))
+  })
+
+  it('countsTheBodyLimitInBytesNotCharacters', async () => {
+    const body = JSON.stringify({ ...(JSON.parse(LIST.body) as Json), pad: 'é'.repeat(100) })
+    const bytes = Buffer.byteLength(body)
+    expect((await post(handlerOf({ maxBodyBytes: bytes }), { body })).status).toBe(200)
+    const over = await readReply(await post(handlerOf({ maxBodyBytes: bytes - 1 }), { body }))
+    expect(over.status).toBe(413)
+    expect(over.body).toEqual(fault(-32600, 'Payload too large: the request body exceeds the limit.'))
+  })
+
+  it('refusesAStreamedBodyOverTheLimitWith413AndCancelsItInsteadOfReadingOn', async () => {
+    const state = { pulls: 0, cancelled: false }
+    const chunk = new Uint8Array(1024).fill(0x20)
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        state.pulls++
+        controller.enqueue(chunk)
+      },
+      cancel() {
+        state.cancelled = true
+      },
+    })
+    const response = await post(handlerOf({ maxBodyBytes: 4 * 1024 }), { body: endless })
+    expect(response.status).toBe(413)
+    expect(state.cancelled).toBe(true)
+    expect(state.pulls).toBeLessThan(10)
+  })
+
+  it('refusesADeclaredContentLengthOverTheLimitWithoutReadingTheBody', async () => {
+    const state = { pulled: false }
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          state.pulled = true
+          controller.enqueue(new TextEncoder().encode(LIST.body))
+          controller.close()
+        },
+      },
+      { highWaterMark: 0 },
+    )
+    const response = await post(handlerOf({ maxBodyBytes: 64 }), {
+      body,
+      headers: { 'content-length': '100000' },
+    })
+    expect(response.status).toBe(413)
+    expect(state.pulled).toBe(false)
+  })
+})
+
+describe('the Host of a Request', () => {
+  it('takesTheHostFromTheUrlWhenTheRequestHasNone', async () => {
+    expect((await post(handlerOf(), { url: 'http://localhost:8080/mcp' })).status).toBe(200)
+    const foreign = await readReply(await post(handlerOf(), { url: 'http://evil.example/mcp' }))
+    expect(foreign.status).toBe(403)
+    expect(foreign.body).toEqual(fault(-32600, 'Forbidden: Host is not allowed.'))
+    const publicHost = handlerOf({ allowedHosts: ['api.example.com'] })
+    expect((await post(publicHost, { url: 'https://api.example.com:8443/mcp' })).status).toBe(200)
+  })
+
+  it('letsAHostHeaderWinOverTheUrl', async () => {
+    const local = await post(handlerOf(), { url: 'http://evil.example/mcp', headers: { host: 'localhost' } })
+    expect(local.status).toBe(200)
+    const forged = await post(handlerOf(), { headers: { host: 'evil.example' } })
+    expect(forged.status).toBe(403)
+  })
+})
+
+describe('failures and misuse', () => {
+  it('answers500AndLogsTheCauseWhenTheBodyCannotBeRead', async () => {
+    const logger = capturingLogger()
+    const handler = createFetchHandler(app({ logger }))
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('connection reset by peer'))
+      },
+    })
+    const reply = await readReply(await post(handler, { body: broken }))
+    expect(reply.status).toBe(500)
+    expect(reply.body).toEqual(fault(-32603, 'Internal error.'))
+    expect(reply.raw).not.toContain('reset')
+    const logged = logger.entries.find((entry) => entry.obj.event === 'http_failed')
+    expect(logged).toMatchObject({ level: 'error', obj: { err: { message: 'connection reset by peer' } } })
+  })
+
+  it('throwsWhenCreatedForAnythingButAServerOrWithBadOptions', () => {
+    expect(() => createFetchHandler({} as McpServer)).toThrow(
+      new TypeError('createFetchHandler needs a server made by createServer().'),
+    )
+    expect(() => handlerOf({ maxBodyBytes: 0 })).toThrow(RangeError)
+    expect(() => handlerOf({ maxHeaderBytes: 1.5 })).toThrow(RangeError)
+    expect(() => handlerOf({ authenticate: 'yes' as unknown as HttpOptions['authenticate'] })).toThrow(
+      TypeError,
+    )
+  })
+})
+
+describe('a listen stream whose client is gone', () => {
+  /** A bus that counts the subscriptions still open. */
+  function countingBus() {
+    const bus = memoryNotificationBus()
+    const counter = { open: 0 }
+    const counting: NotificationBus = {
+      ...bus,
+      subscribe(listener) {
+        counter.open++
+        const unsubscribe = bus.subscribe(listener)
+        let done = false
+        return () => {
+          if (done) return
+          done = true
+          counter.open--
+          unsubscribe()
+        }
+      },
+    }
+    return { counting, counter }
+  }
+
+  const listen = requestParts(
+    'subscriptions/listen',
+    { notifications: { toolsListChanged: true } },
+    { id: 'l' },
+  )
+
+  async function until(check: () => boolean, what: string, ms = 2_000): Promise<void> {
+    const deadline = Date.now() + ms
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+
+  it('endsTheSubscriptionWhenTheClientCancelsTheStream', async () => {
+    const { counting, counter } = countingBus()
+    const handler = createFetchHandler(app({ bus: counting }))
+    const response = await post(handler, { headers: listen.headers, body: listen.body })
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    expect(counter.open).toBe(1)
+    await response.body!.cancel()
+    await until(() => counter.open === 0, 'the subscription ending')
+  })
+
+  // A close callback registered after the client left (here, during authentication) still runs.
+  it('endsTheSubscriptionOfAClientThatLeftWhileItWasBeingAuthenticated', async () => {
+    const { counting, counter } = countingBus()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let authenticating!: () => void
+    const started = new Promise<void>((resolve) => {
+      authenticating = resolve
+    })
+    const handler = createFetchHandler(app({ bus: counting }), {
+      authenticate: async () => {
+        authenticating()
+        await gate
+        return undefined
+      },
+    })
+    const controller = new AbortController()
+    const replied = post(handler, { headers: listen.headers, body: listen.body, signal: controller.signal })
+    await started
+    controller.abort()
+    release()
+    await replied
+    await until(() => counter.open === 0, 'the subscription ending', 500)
+  })
+})

@@ -1,0 +1,96 @@
+/**
+ * @module handshake-initialize.test
+ * initialize in the 2025-11-25 handshake era, on the endpoint shared with 2026-07-28: the version
+ * echoed or negotiated down (never 2026-07-28), capabilities and server info, -32602 and no session
+ * for a bad initialize, session ids of at least 128 bits never minted twice, and a second initialize
+ * that opens a new session and keeps the old one.
+ */
+import { describe, expect, it } from 'vitest'
+import { errorOf, HANDSHAKE_VERSION, HandshakeClient, resultOf } from '../helpers/handshake-client.ts'
+import { connect, url, useHandshakeServer } from './fixtures/handshake-server.ts'
+
+useHandshakeServer()
+
+describe('initialize', () => {
+  it('echoes 2025-11-25 and opens a session', async () => {
+    const client = new HandshakeClient(url)
+    const reply = await client.initialize()
+    expect(reply.status).toBe(200)
+    expect(reply.contentType).toMatch(/^application\/json/)
+    const result = resultOf(reply)
+    expect(result.protocolVersion).toBe(HANDSHAKE_VERSION)
+    expect(result.serverInfo).toMatchObject({ name: 'it-handshake', version: '2.0.0' })
+    expect(result.capabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+    })
+    expect(result).not.toHaveProperty('resultType')
+    expect(client.sessionId).toBeDefined()
+    expect((await client.notify('notifications/initialized')).status).toBe(202)
+    expect(resultOf(await client.request('tools/list')).tools).toBeInstanceOf(Array)
+  })
+
+  it.each(['2025-06-18', '2025-03-26'])(
+    'echoes the older 2025-era version %s it supports',
+    async (version) => {
+      const client = new HandshakeClient(url)
+      expect(resultOf(await client.initialize({ protocolVersion: version })).protocolVersion).toBe(version)
+    },
+  )
+
+  it.each(['1999-01-01', 'not-a-version', '2026-07-28'])(
+    'answers %s with 2025-11-25, never 2026-07-28',
+    async (version) => {
+      const client = new HandshakeClient(url)
+      const reply = await client.initialize({ protocolVersion: version })
+      expect(reply.status).toBe(200)
+      expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
+      expect(client.sessionId).toBeDefined()
+    },
+  )
+
+  it('never offers 2026-07-28, even when the header asks for it', async () => {
+    const client = new HandshakeClient(url)
+    const reply = await client.initialize(
+      { protocolVersion: '2026-07-28' },
+      { 'mcp-protocol-version': '2026-07-28' },
+    )
+    expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
+  })
+
+  it('refuses an initialize without protocolVersion or capabilities with -32602 and no session', async () => {
+    const client = new HandshakeClient(url)
+    const reply = await client.initialize({ protocolVersion: undefined, capabilities: undefined })
+    expect(errorOf(reply).code).toBe(-32602)
+    expect(reply.headers.get('mcp-session-id')).toBeNull()
+  })
+
+  it('mints visible-ASCII session ids of at least 128 bits, never twice', async () => {
+    const ids = new Set<string>()
+    for (let i = 0; i < 20; i++) {
+      const client = new HandshakeClient(url)
+      await client.initialize()
+      const id = client.sessionId!
+      expect(id).toMatch(/^[\x21-\x7E]+$/)
+      // Bits carried by the id, from the alphabet it is drawn from.
+      const bitsPerChar = /^[0-9a-f]+$/i.test(id) ? 4 : /^[A-Za-z0-9_-]+$/.test(id) ? 6 : 0
+      expect(id.length * bitsPerChar).toBeGreaterThanOrEqual(128)
+      ids.add(id)
+    }
+    expect(ids.size).toBe(20)
+  })
+
+  it('opens a new session for an initialize that carries a session id, and keeps the old one', async () => {
+    const client = await connect()
+    const old = client.sessionId!
+    const reply = await client.initialize()
+    expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
+    expect(client.sessionId).not.toBe(old)
+    expect(resultOf(await client.at(url).request('ping'))).toStrictEqual({})
+    const back = client.at(url)
+    back.sessionId = old
+    expect(resultOf(await back.request('ping'))).toStrictEqual({})
+  })
+})
