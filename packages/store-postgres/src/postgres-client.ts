@@ -27,3 +27,14 @@ export function createPool(
   pool.on('error', () => {})
   return pool
 }
+
+/**
+ * `name` when it can be written into SQL as a quoted identifier: a letter or underscore, then
+ * letters, digits and underscores, `maxLength` at most (PostgreSQL keeps 63 bytes; a store that
+ * derives more names from one passes less). A TypeError naming it otherwise.
+ */
+export function sqlIdentifier(name: string, what: string, maxLength = 63): string {
+  const pattern = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${maxLength - 1}}$`)
+  if (typeof name !== 'string' || !pattern.test(name)) throw new TypeError(`invalid ${what} name: ${name}`)
+  return name
+}

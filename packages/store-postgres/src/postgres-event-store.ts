@@ -29,7 +29,7 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool } from './postgres-client.ts'
+import { createPool, sqlIdentifier } from './postgres-client.ts'
 
 export interface PostgresEventStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -54,7 +54,6 @@ export interface PostgresEventStoreOptions {
 }
 
 /** `<table>_streams` must stay within PostgreSQL's 63-byte identifiers. */
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,54}$/
 /** Events read per query of a replay. */
 const BATCH = 100
 
@@ -66,7 +65,7 @@ interface PollRow {
 
 export function postgresEventStore(options: PostgresEventStoreOptions): EventStore {
   const table = options.table ?? 'tessera_events'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  sqlIdentifier(table, 'table', 55)
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
   const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
   const pollMs = positiveInteger(options.pollMs ?? 50, 'pollMs')

@@ -16,7 +16,7 @@
  */
 import { createBusRelay, type NotificationBus, positiveInteger, withTimeout } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool } from './postgres-client.ts'
+import { createPool, sqlIdentifier } from './postgres-client.ts'
 
 export interface PostgresNotificationBusOptions {
   /** Connection string; the bus owns that pool and closes it. */
@@ -44,7 +44,6 @@ export interface PostgresNotificationBus extends NotificationBus {
 /** NOTIFY refuses a payload of 8000 bytes or more (default build). */
 export const MAX_NOTIFY_PAYLOAD_BYTES = 7999
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 /** Payloads sent per statement. */
 const BATCH = 100
 /** Events waiting to be sent at most; beyond it (the database is down or slow) new ones stay local. */
@@ -54,7 +53,7 @@ const BACKOFF_MAX_MS = 5_000
 
 export function postgresNotificationBus(options: PostgresNotificationBusOptions): PostgresNotificationBus {
   const channel = options.channel ?? 'tessera_bus'
-  if (!IDENTIFIER.test(channel)) throw new TypeError(`invalid channel name: ${channel}`)
+  sqlIdentifier(channel, 'channel')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const owned = options.pool === undefined
   const pool =

@@ -15,7 +15,7 @@ import {
   withStoreTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool } from './postgres-client.ts'
+import { createPool, sqlIdentifier } from './postgres-client.ts'
 
 export interface PostgresReplayStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -30,7 +30,6 @@ export interface PostgresReplayStoreOptions {
   sweepEvery?: number
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 const CLAIM_ATTEMPTS = 5
 
 interface Existing {
@@ -42,7 +41,7 @@ interface Existing {
 
 export function postgresReplayStore(options: PostgresReplayStoreOptions): ReplayStore {
   const table = options.table ?? 'tessera_replay'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  sqlIdentifier(table, 'table')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
   const owned = options.pool === undefined

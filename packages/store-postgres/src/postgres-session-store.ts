@@ -22,7 +22,7 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool } from './postgres-client.ts'
+import { createPool, sqlIdentifier } from './postgres-client.ts'
 
 export interface PostgresSessionStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -39,11 +39,9 @@ export interface PostgresSessionStoreOptions {
   timeoutMs?: number
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
-
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
   const table = options.table ?? 'tessera_sessions'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  sqlIdentifier(table, 'table')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max =
     options.maxSessions === undefined ? undefined : positiveInteger(options.maxSessions, 'maxSessions')

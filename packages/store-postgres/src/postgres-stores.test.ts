@@ -9,15 +9,12 @@
  * URL the suite is skipped and says why.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, generateStateKey, type McpServer } from '@tessera/core'
-import { createFetchHandler } from '@tessera/core/http'
-import type { ServerEvent } from '@tessera/core/ports'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleStreamId } from '../../../test/contracts/event-store-contract.ts'
-import { until } from '../../../test/contracts/notification-bus-contract.ts'
 import { sampleSession } from '../../../test/contracts/session-store-contract.ts'
-import { type PostgresStores, postgresStores } from './postgres-stores.ts'
+import { closeAll, expectBundlesShare, serverOn } from '../../../test/contracts/stores-bundle-contract.ts'
+import { postgresStores } from './postgres-stores.ts'
 
 const url = process.env['TESSERA_TEST_POSTGRES_URL']
 const skip = url ? undefined : 'TESSERA_TEST_POSTGRES_URL is not set'
@@ -30,35 +27,6 @@ const freshPrefix = () => {
   return prefix
 }
 const TABLES = ['single_use', 'sessions', 'stream_events', 'stream_events_streams']
-const requestState = { keys: [generateStateKey('bundle')] }
-
-/** Opens a 2025-11-25 session through the server's HTTP face; returns its id. */
-async function openSession(server: McpServer): Promise<string> {
-  const handler = createFetchHandler(server)
-  const response = await handler(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'bundle-test', version: '0.0.1' },
-        },
-      }),
-    }),
-  )
-  await response.text()
-  const session = response.headers.get('mcp-session-id')
-  if (response.status !== 200 || session === null) throw new Error(`initialize failed: ${response.status}`)
-  return session
-}
-
-const closeAll = (stores: PostgresStores) =>
-  Promise.all([stores.replay.close(), stores.sessions.close(), stores.events.close(), stores.bus.close()])
 
 describe.skipIf(!url)('postgresStores', () => {
   const admin = url ? new pg.Pool({ connectionString: url }) : undefined
@@ -94,43 +62,14 @@ describe.skipIf(!url)('postgresStores', () => {
   it('gives a real server stores and a bus another host shares, under its prefix', async () => {
     const prefix = freshPrefix()
     const stores = postgresStores({ connectionString: url!, prefix })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
     const other = postgresStores({ connectionString: url!, prefix })
+    await Promise.all([stores.bus.ready(), other.bus.ready()])
+    expect(await listeners(`${prefix}bus`)).toBe(2)
+    const shared = await expectBundlesShare(stores, other)
     try {
-      await Promise.all([stores.bus.ready(), other.bus.ready()])
-      // The server keeps its sessions in stores.sessions: the other bundle sees the one it opened.
-      const sessionId = await openSession(server)
-      expect(await other.sessions.get(sessionId)).toMatchObject({
-        id: sessionId,
-        protocolVersion: '2025-11-25',
-      })
-      // A single-use record claimed through one is held for the other.
-      const session = sampleSession()
-      expect((await stores.replay.claim(session.id, 'work', 60_000, 60_000)).kind).toBe('claimed')
-      expect(await other.replay.claim(session.id, 'work', 60_000, 60_000)).toEqual({
-        kind: 'in_progress',
-        what: 'work',
-      })
-      // Events appended through one replay through the other.
-      const stream = sampleStreamId(session.id)
-      const priming = await stores.events.append(stream, undefined)
-      const one = await stores.events.append(stream, { jsonrpc: '2.0', method: 'notifications/x' })
-      await stores.events.finish(stream)
-      const seen: unknown[] = []
-      expect(
-        await other.events.replay(priming, (event) => seen.push(event), new AbortController().signal),
-      ).toBe(stream)
-      expect(seen).toEqual([{ id: one, message: { jsonrpc: '2.0', method: 'notifications/x' } }])
       expect(await tablesOf(prefix)).toEqual([...TABLES].sort())
-      // What the server publishes reaches the other host's bus, on the prefixed channel.
-      expect(await listeners(`${prefix}bus`)).toBe(2)
-      const events: ServerEvent[] = []
-      other.bus.subscribe((event) => events.push(event))
-      server.notifyResourceUpdated('file:///bundle')
-      await until(() => events.length === 1, 'the update on the other bundle')
-      expect(events).toEqual([{ type: 'resources/updated', uri: 'file:///bundle' }])
     } finally {
-      await server.close()
+      await shared.server.close()
       await closeAll(other)
     }
   })
@@ -138,7 +77,7 @@ describe.skipIf(!url)('postgresStores', () => {
   it('ends its one pool once, when the server closes the last store', async () => {
     const end = vi.spyOn(pg.Pool.prototype, 'end')
     const stores = postgresStores({ connectionString: url!, prefix: freshPrefix() })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
+    const server = serverOn(stores)
     await stores.bus.ready()
     expect(await stores.sessions.create(sampleSession())).toBe(true)
     await server.close()
@@ -169,7 +108,7 @@ describe.skipIf(!url)('postgresStores', () => {
     const pool = new pg.Pool({ connectionString: url! })
     const prefix = freshPrefix()
     const stores = postgresStores({ pool, prefix })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
+    const server = serverOn(stores)
     const end = vi.spyOn(pool, 'end')
     await stores.bus.ready()
     const session = sampleSession()

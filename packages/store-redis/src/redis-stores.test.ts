@@ -9,15 +9,13 @@
  * the suite is skipped and says why.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, generateStateKey, type McpServer } from '@tessera/core'
-import { createFetchHandler } from '@tessera/core/http'
-import type { ServerEvent } from '@tessera/core/ports'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleStreamId } from '../../../test/contracts/event-store-contract.ts'
 import { until } from '../../../test/contracts/notification-bus-contract.ts'
 import { sampleSession } from '../../../test/contracts/session-store-contract.ts'
-import { type RedisStores, redisStores } from './redis-stores.ts'
+import { closeAll, expectBundlesShare, serverOn } from '../../../test/contracts/stores-bundle-contract.ts'
+import { redisStores } from './redis-stores.ts'
 
 const url = process.env['TESSERA_TEST_REDIS_URL']
 const skip = url ? undefined : 'TESSERA_TEST_REDIS_URL is not set'
@@ -25,35 +23,6 @@ if (skip) process.stderr.write(`redis-stores tests skipped: ${skip}\n`)
 const runPrefix = `tessera-test:${randomBytes(6).toString('hex')}:`
 let bundles = 0
 const freshPrefix = () => `${runPrefix}${++bundles}:`
-const requestState = { keys: [generateStateKey('bundle')] }
-
-/** Opens a 2025-11-25 session through the server's HTTP face; returns its id. */
-async function openSession(server: McpServer): Promise<string> {
-  const handler = createFetchHandler(server)
-  const response = await handler(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'bundle-test', version: '0.0.1' },
-        },
-      }),
-    }),
-  )
-  await response.text()
-  const session = response.headers.get('mcp-session-id')
-  if (response.status !== 200 || session === null) throw new Error(`initialize failed: ${response.status}`)
-  return session
-}
-
-const closeAll = (stores: RedisStores) =>
-  Promise.all([stores.replay.close(), stores.sessions.close(), stores.events.close(), stores.bus.close()])
 
 describe.skipIf(!url)('redisStores', () => {
   const admin = url ? new Redis(url) : undefined
@@ -72,45 +41,16 @@ describe.skipIf(!url)('redisStores', () => {
   it('gives a real server stores and a bus another instance shares, under its prefix', async () => {
     const prefix = freshPrefix()
     const stores = redisStores({ url: url!, prefix })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
     const other = redisStores({ url: url!, prefix })
+    await Promise.all([stores.bus.ready(), other.bus.ready()])
+    expect(await admin!.pubsub('NUMSUB', `${prefix}bus`)).toEqual([`${prefix}bus`, 2])
+    const shared = await expectBundlesShare(stores, other)
     try {
-      await Promise.all([stores.bus.ready(), other.bus.ready()])
-      // The server keeps its sessions in stores.sessions: the other bundle sees the one it opened.
-      const sessionId = await openSession(server)
-      expect(await other.sessions.get(sessionId)).toMatchObject({
-        id: sessionId,
-        protocolVersion: '2025-11-25',
-      })
-      expect(await admin!.exists(`${prefix}session:s:${sessionId}`)).toBe(1)
-      // A single-use record claimed through one is held for the other.
-      const session = sampleSession()
-      expect((await stores.replay.claim(session.id, 'work', 60_000, 60_000)).kind).toBe('claimed')
-      expect(await other.replay.claim(session.id, 'work', 60_000, 60_000)).toEqual({
-        kind: 'in_progress',
-        what: 'work',
-      })
-      expect(await admin!.exists(`${prefix}single-use:${session.id}`)).toBe(1)
-      // Events appended through one replay through the other.
-      const stream = sampleStreamId(session.id)
-      const priming = await stores.events.append(stream, undefined)
-      const one = await stores.events.append(stream, { jsonrpc: '2.0', method: 'notifications/x' })
-      await stores.events.finish(stream)
-      const seen: unknown[] = []
-      expect(
-        await other.events.replay(priming, (event) => seen.push(event), new AbortController().signal),
-      ).toBe(stream)
-      expect(seen).toEqual([{ id: one, message: { jsonrpc: '2.0', method: 'notifications/x' } }])
-      expect(await admin!.exists(`${prefix}events:${stream}`)).toBe(1)
-      // What the server publishes reaches the other instance's bus, on the prefixed channel.
-      expect(await admin!.pubsub('NUMSUB', `${prefix}bus`)).toEqual([`${prefix}bus`, 2])
-      const events: ServerEvent[] = []
-      other.bus.subscribe((event) => events.push(event))
-      server.notifyResourceUpdated('file:///bundle')
-      await until(() => events.length === 1, 'the update on the other bundle')
-      expect(events).toEqual([{ type: 'resources/updated', uri: 'file:///bundle' }])
+      expect(await admin!.exists(`${prefix}session:s:${shared.sessionId}`)).toBe(1)
+      expect(await admin!.exists(`${prefix}single-use:${shared.replayKey}`)).toBe(1)
+      expect(await admin!.exists(`${prefix}events:${shared.streamId}`)).toBe(1)
     } finally {
-      await server.close()
+      await shared.server.close()
       await closeAll(other)
     }
   })
@@ -118,7 +58,7 @@ describe.skipIf(!url)('redisStores', () => {
   it('closes its one connection once, when the server closes the last store', async () => {
     const quit = vi.spyOn(Redis.prototype, 'quit')
     const stores = redisStores({ url: url!, prefix: freshPrefix() })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
+    const server = serverOn(stores)
     await stores.bus.ready()
     expect(await stores.sessions.create(sampleSession())).toBe(true)
     await server.close()
@@ -149,7 +89,7 @@ describe.skipIf(!url)('redisStores', () => {
     const client = new Redis(url!)
     const prefix = freshPrefix()
     const stores = redisStores({ client, prefix })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
+    const server = serverOn(stores)
     const quit = vi.spyOn(client, 'quit')
     const session = sampleSession()
     expect(await stores.sessions.create(session)).toBe(true)

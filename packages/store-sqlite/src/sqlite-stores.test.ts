@@ -8,44 +8,16 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer, generateStateKey } from '@tessera/core'
-import { createFetchHandler } from '@tessera/core/http'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { sampleStreamId } from '../../../test/contracts/event-store-contract.ts'
 import { sampleSession } from '../../../test/contracts/session-store-contract.ts'
+import { closeAll, expectBundlesShare, serverOn } from '../../../test/contracts/stores-bundle-contract.ts'
 import { sqliteStores } from './sqlite-stores.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-sqlite-stores-'))
 const path = join(dir, 'stores.db')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const requestState = { keys: [generateStateKey('bundle')] }
-
-/** Opens a 2025-11-25 session through the server's HTTP face; returns its id. */
-async function openSession(server: ReturnType<typeof createServer>): Promise<string> {
-  const handler = createFetchHandler(server)
-  const response = await handler(
-    new Request('http://localhost/mcp', {
-      method: 'POST',
-      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'bundle-test', version: '0.0.1' },
-        },
-      }),
-    }),
-  )
-  await response.text()
-  const session = response.headers.get('mcp-session-id')
-  if (response.status !== 200 || session === null) throw new Error(`initialize failed: ${response.status}`)
-  return session
-}
-
 function tables(): string[] {
   const raw = new Database(path, { readonly: true })
   try {
@@ -66,35 +38,9 @@ describe('sqliteStores', () => {
 
   it('gives a real server stores another process of the host shares, on the tables of its prefix', async () => {
     const stores = sqliteStores({ path, prefix: 'bundle_' })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
     const other = sqliteStores({ path, prefix: 'bundle_' })
+    const shared = await expectBundlesShare(stores, other)
     try {
-      // The server keeps its sessions in stores.sessions: the other bundle sees the one it opened.
-      const sessionId = await openSession(server)
-      expect(await other.sessions.get(sessionId)).toMatchObject({
-        id: sessionId,
-        protocolVersion: '2025-11-25',
-      })
-      const session = sampleSession()
-      expect(await stores.sessions.create(session)).toBe(true)
-      expect(await other.sessions.get(session.id)).toEqual(session)
-      // A single-use record claimed through one is held for the other.
-      const claim = await stores.replay.claim(`bundle-${session.id}`, 'work', 60_000, 60_000)
-      expect(claim.kind).toBe('claimed')
-      expect(await other.replay.claim(`bundle-${session.id}`, 'work', 60_000, 60_000)).toEqual({
-        kind: 'in_progress',
-        what: 'work',
-      })
-      // Events appended through one replay through the other.
-      const stream = sampleStreamId(session.id)
-      const priming = await stores.events.append(stream, undefined)
-      const one = await stores.events.append(stream, { jsonrpc: '2.0', method: 'notifications/x' })
-      await stores.events.finish(stream)
-      const seen: unknown[] = []
-      expect(
-        await other.events.replay(priming, (event) => seen.push(event), new AbortController().signal),
-      ).toBe(stream)
-      expect(seen).toEqual([{ id: one, message: { jsonrpc: '2.0', method: 'notifications/x' } }])
       expect(tables()).toEqual(
         expect.arrayContaining([
           'bundle_single_use',
@@ -104,8 +50,8 @@ describe('sqliteStores', () => {
         ]),
       )
     } finally {
-      await server.close()
-      await Promise.all([other.replay.close(), other.sessions.close(), other.events.close()])
+      await shared.server.close()
+      await closeAll(other)
     }
   })
 
@@ -121,7 +67,7 @@ describe('sqliteStores', () => {
   it('closes its one database handle once, when the server closes the last store', async () => {
     const closes = vi.spyOn(Database.prototype, 'close')
     const stores = sqliteStores({ path })
-    const server = createServer({ name: 'bundle', version: '1.0.0', requestState, stores })
+    const server = serverOn(stores)
     await server.close()
     expect(closes).toHaveBeenCalledTimes(1)
     await expect(stores.sessions.get('x')).rejects.toThrow(/not open/)

@@ -109,6 +109,8 @@ const MOVED_OPTIONS: Readonly<Record<string, string>> = {
 export class McpServer {
   readonly #core: ServerCore
   readonly #replay: ReplayStore | undefined
+  /** Every store the server was given, closed once each by `close()`. */
+  readonly #stores: Stores
   #serving = false
 
   constructor(options: ServerOptions) {
@@ -117,6 +119,7 @@ export class McpServer {
     const core = buildCore(options, logger)
     this.#core = core
     this.#replay = options.stores?.replay
+    this.#stores = { ...options.stores }
     if (core.state.ephemeral) {
       logger.warn(
         { event: 'request_state_ephemeral_key' },
@@ -201,9 +204,13 @@ export class McpServer {
   async close(): Promise<void> {
     const core = this.#core
     core.bus.publish({ type: 'shutdown' })
-    await this.#replay?.close()
-    await core.handshake?.close()
-    await core.bus.close()
+    // Every port given, used or not (a bundle releases its connection after the last one), and
+    // the in-memory defaults; each once.
+    const given = Object.values(this.#stores).filter((store) => store !== undefined)
+    const defaults = [core.handshake?.sessions, core.handshake?.events, core.bus].filter(
+      (store) => store !== undefined && !given.includes(store),
+    )
+    for (const store of new Set([...given, ...defaults])) await store?.close()
   }
 
   // Registration before anyone listens needs no event; a change while serving does.

@@ -87,9 +87,4 @@ export class HandshakeSessions {
     }
     return new Session(this.services, this.sessions, record, true)
   }
-
-  async close(): Promise<void> {
-    await this.sessions.close()
-    await this.events.close()
-  }
 }

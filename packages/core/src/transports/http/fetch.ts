@@ -32,7 +32,9 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
     const headers = new FetchHeaderView(request.headers, url.host)
     const input = { method: request.method, headers, body: () => readBody(request, resolved) }
     handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
-      door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
+      // A client that left mid-body is routine; anything else is a failure of ours.
+      if (request.signal.aborted) door.logger.debug({ event: 'http_client_gone', err: error }, 'client left')
+      else door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.answered) writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
     })
     return writer.response
