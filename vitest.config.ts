@@ -1,7 +1,19 @@
+import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
+import { WORKSPACE_ROOT, workspaceSources } from './test/workspace-sources.ts'
 
 export default defineConfig({
+  resolve: {
+    // Exact matches only: '@tessera/core' must not capture '@tessera/core/http'.
+    alias: [...workspaceSources()].map(([specifier, source]) => ({
+      find: new RegExp(`^${specifier.replaceAll('/', '\\/')}$`),
+      replacement: join(WORKSPACE_ROOT, source),
+    })),
+  },
   test: {
+    // Child processes run through tsx resolve `@tessera/*` by the root tsconfig's paths, to
+    // sources, whatever their working directory.
+    env: { TSX_TSCONFIG_PATH: join(WORKSPACE_ROOT, 'tsconfig.json') },
     include: [
       'packages/*/src/**/*.test.ts',
       'examples/*/src/**/*.test.ts',

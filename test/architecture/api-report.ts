@@ -6,9 +6,9 @@
  * `api-report.test.ts`, so any change to the surface shows up in review as a diff of that file.
  * `npm run api:update` rewrites it after an intended change.
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
+import { workspaceSources } from '../workspace-sources.ts'
 import { ROOT } from './import-scan.ts'
 
 export interface EntryPoint {
@@ -19,20 +19,9 @@ export interface EntryPoint {
 
 export const API_DIR = join(ROOT, 'api')
 
-/** Every `exports` entry of every package. */
+/** Every `exports` entry of every package, read from the source it is compiled from. */
 export function entryPoints(): EntryPoint[] {
-  const out: EntryPoint[] = []
-  for (const dir of readdirSync(join(ROOT, 'packages')).sort()) {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as {
-      name: string
-      exports: Record<string, string>
-    }
-    for (const [subpath, target] of Object.entries(manifest.exports)) {
-      const specifier = subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`
-      out.push({ specifier, file: join(ROOT, 'packages', dir, target) })
-    }
-  }
-  return out
+  return [...workspaceSources()].map(([specifier, source]) => ({ specifier, file: join(ROOT, source) }))
 }
 
 const FLAGS =
@@ -43,7 +32,8 @@ const FLAGS =
 /** The report of one package: its entry points, names sorted, one line per name or member. */
 export function packageReport(packageName: string, entries: readonly EntryPoint[]): string {
   const options = ts.parseJsonConfigFileContent(
-    ts.readConfigFile(join(ROOT, 'tsconfig.base.json'), ts.sys.readFile).config,
+    // The root tsconfig: its paths resolve every package import to sources, built or not.
+    ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config,
     ts.sys,
     ROOT,
   ).options

@@ -12,13 +12,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CORE_SRC, importsOf, isRelative, packageOf, ROOT, repoPath, resolveRelative } from './import-scan.ts'
+import { workspaceSources } from '../workspace-sources.ts'
+import { importsOf, isRelative, packageOf, ROOT, repoPath, resolveRelative } from './import-scan.ts'
 
 const ENTRY_POINTS = ['@tessera/core', '@tessera/core/http', '@tessera/core/stdio'] as const
-const CORE_EXPORTS = JSON.parse(readFileSync(join(CORE_SRC, '../package.json'), 'utf8')).exports as Record<
-  string,
-  string
->
+const SOURCES = workspaceSources()
 const FORBIDDEN_PACKAGES = ['better-sqlite3', 'pg', 'ioredis', 'vitest', 'fast-check', 'typescript']
 const FORBIDDEN_BUILTINS = ['node:child_process', 'child_process']
 
@@ -30,12 +28,11 @@ function isForbidden(specifier: string): boolean {
   )
 }
 
-/** `@tessera/core/http` → the file its `exports` entry names. */
+/** `@tessera/core/http` → the source file its `exports` entry is compiled from. */
 function coreEntryFile(specifier: string): string {
-  const subpath = `.${specifier.slice('@tessera/core'.length)}`
-  const target = CORE_EXPORTS[subpath]
-  if (target === undefined) throw new Error(`@tessera/core does not export '${subpath}'`)
-  return join(CORE_SRC, '..', target)
+  const source = SOURCES.get(specifier)
+  if (source === undefined) throw new Error(`@tessera/core does not export '${specifier}'`)
+  return join(ROOT, source)
 }
 
 /** Walks runtime imports (type-only ones are erased) from the entry points; returns the bare specifiers reached. */

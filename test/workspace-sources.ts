@@ -1,0 +1,36 @@
+/**
+ * @module workspace-sources
+ * Inside this repository every `@tessera/*` import resolves to the package's TypeScript sources,
+ * never to its built `dist/`: tests, type checks and the examples run from sources, so a stale
+ * build can never be picked up by mistake. Published packages resolve to `dist/` through their
+ * `exports`; this table maps each export to the source file it is compiled from
+ * (`./dist/x/y.js` ← `./src/x/y.ts`). Read by vitest (aliases) and checked against the `paths`
+ * of the root tsconfig (which tsc, tsx and editors read).
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+
+interface Manifest {
+  name: string
+  exports: Record<string, { types: string; import: string }>
+}
+
+/** `@tessera/core/http` → `packages/core/src/transports/http/index.ts`, for every package export. */
+export function workspaceSources(): Map<string, string> {
+  const sources = new Map<string, string>()
+  for (const dir of readdirSync(join(ROOT, 'packages')).sort()) {
+    const base = join(ROOT, 'packages', dir)
+    const manifest = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8')) as Manifest
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
+      const specifier = subpath === '.' ? manifest.name : `${manifest.name}${subpath.slice(1)}`
+      const source = target.import.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts')
+      sources.set(specifier, relative(ROOT, join(base, source)))
+    }
+  }
+  return sources
+}
+
+export const WORKSPACE_ROOT = ROOT
