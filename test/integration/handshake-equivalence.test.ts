@@ -124,12 +124,24 @@ async function viaHandshake(name: string, args: Json, answer: Answerer): Promise
   const asked: Outcome['asked'] = []
   const reply = await client.callTool(name, args, {
     onRequest: (request) => {
-      const params = { ...((request.params as Json | undefined) ?? {}) }
+      const params = withoutInputKey({ ...((request.params as Json | undefined) ?? {}) })
       asked.push({ method: request.method as string, params })
       return { result: answer({ method: request.method as string, params }) }
     },
   })
   return { result: resultOf(reply), asked }
+}
+
+/** A session request names its input key in `_meta` for clients that answer by key; the question itself is the rest. */
+function withoutInputKey(params: Json): Json {
+  const meta = params._meta as Json | undefined
+  if (meta === undefined) return params
+  const { 'dev.tessera/inputKey': _key, ...rest } = meta
+  if (Object.keys(rest).length === 0) {
+    const { _meta: _drop, ...bare } = params
+    return bare
+  }
+  return { ...params, _meta: rest }
 }
 
 /** The parts of a tool result both eras must agree on. */

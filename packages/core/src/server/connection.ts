@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../errors.ts'
 import type { InboundMessage, JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import { hasModernClaim } from '../protocol/modern/request-meta.ts'
+import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
 import type { Session } from './handshake/session.ts'
 import { InflightRequests } from './inflight.ts'
@@ -32,6 +33,8 @@ export class MessageConnection {
   constructor(
     private readonly core: ServerCore,
     private readonly write: MessageWriter,
+    /** Who is on the other end, when the transport knows (stdio does not). */
+    private readonly auth: AuthInfo | undefined = undefined,
   ) {}
 
   /** Takes one message from the client; the work it starts is awaited by `close`. */
@@ -74,7 +77,7 @@ export class MessageConnection {
     let answered = false
     const exchange: Exchange = {
       headers: undefined,
-      auth: undefined,
+      auth: this.auth,
       signal: flight.signal,
       send: (message) => {
         if (!answered && !flight.signal.aborted) this.write(message)
@@ -127,7 +130,7 @@ export class MessageConnection {
       return Promise.resolve()
     }
     const previous = this.session
-    const opening = sessions.open(request, undefined, { local: true })
+    const opening = sessions.open(request, this.auth, { local: true })
     this.session = opening.then(
       (opened) => opened.session,
       () => previous,
@@ -151,7 +154,7 @@ export class MessageConnection {
     let answered = false
     const exchange: Exchange = {
       headers: undefined,
-      auth: undefined,
+      auth: this.auth,
       signal: new AbortController().signal,
       send: (message) => {
         if (!answered) this.write(message)

@@ -229,7 +229,7 @@ export class McpServer {
         this.#serving = true
       },
       modern: (request: JsonRpcRequest, exchange: Exchange) => serveModern(core, request, exchange),
-      connect: (write) => new MessageConnection(core, write),
+      connect: (write, auth) => new MessageConnection(core, write, auth),
       endStreams: () => core.bus.publish({ type: 'shutdown' }),
       close: () => this.close(),
     }

@@ -7,6 +7,7 @@
  * everything a transport may touch is listed below.
  */
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { MessageConnection, MessageWriter } from './connection.ts'
 import type { Exchange } from './exchange.ts'
 import type { HandshakeSessions } from './handshake/sessions.ts'
@@ -25,8 +26,8 @@ export interface ServerDoor {
   opened(): void
   /** Serves one 2026-07-28 request. */
   modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply>
-  /** A client on a two-way message stream (stdio), in either era. */
-  connect(write: MessageWriter): MessageConnection
+  /** A client on a two-way message stream (stdio), in either era; `auth` when the transport knows who it is. */
+  connect(write: MessageWriter, auth?: AuthInfo): MessageConnection
   /** Ends every listen and session stream of this process with its closing message. */
   endStreams(): void
   /** `McpServer.close()`: ends streams and closes the stores. */
@@ -56,6 +57,7 @@ export {
   parseEventId,
   type StoredEvent,
 } from './handshake/event-store.ts'
+export { INPUT_KEY_META } from './handshake/serve-handshake.ts'
 export type { Session, SessionSink } from './handshake/session.ts'
 export type { HandshakeSessions } from './handshake/sessions.ts'
 export type { Logger } from './logger.ts'
@@ -67,3 +69,4 @@ export {
   type StreamSink,
   toTesseraError,
 } from './pipeline/reply.ts'
+export type { CallToolResult, GetPromptResult, ReadResourceResult } from './types.ts'

@@ -124,21 +124,31 @@ async function withShim(
     const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
     const responses: JsonObject = {}
     for (const [key, request] of Object.entries(requests)) {
-      responses[key] = await askClient(session, request, call.exchange)
+      responses[key] = await askClient(session, key, request, call.exchange)
     }
     params = { ...call.params, inputResponses: responses, requestState: result.requestState }
   }
   throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
 }
 
+/**
+ * The request to the client carries the key its handler asked under, in a namespaced `_meta`
+ * entry clients ignore: a test or a console can answer by key in this era too.
+ */
+export const INPUT_KEY_META = 'dev.tessera/inputKey'
+
 async function askClient(
   session: SessionContext,
+  key: string,
   request: InputRequest,
   exchange: Exchange,
 ): Promise<JsonObject> {
-  let params = request.params as JsonObject | undefined
-  if (request.method === 'elicitation/create' && params?.mode === 'url')
-    params = { ...params, elicitationId: randomUUID() }
+  const own = request.params as JsonObject | undefined
+  const params: JsonObject = {
+    ...own,
+    _meta: { ...(own?._meta as JsonObject | undefined), [INPUT_KEY_META]: key },
+  }
+  if (request.method === 'elicitation/create' && params.mode === 'url') params.elicitationId = randomUUID()
   try {
     return await session.askClient(request.method, params, exchange)
   } catch (error) {
