@@ -235,6 +235,21 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
   TESSERA_NOT_ACCEPTABLE: () => send(http(server()), '{}', { ...postHeaders, accept: 'text/plain' }),
   TESSERA_PAYLOAD_TOO_LARGE: () =>
     send(http(server(), { maxBodyBytes: 8 }), '{"jsonrpc":"2.0"}', postHeaders),
+  TESSERA_REQUEST_TIMEOUT: async () => {
+    const stalled = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'))
+      },
+    })
+    const request = new Request(URL_, {
+      method: 'POST',
+      headers: postHeaders,
+      body: stalled,
+      duplex: 'half',
+    } as RequestInit)
+    const reply = await readReply(await http(server(), { bodyTimeoutMs: 50 })(request))
+    return { status: reply.status, code: (reply.body?.error as { code?: number } | undefined)?.code }
+  },
   TESSERA_UNSUPPORTED_MEDIA_TYPE: () =>
     send(http(server()), '{}', { ...postHeaders, 'content-type': 'text/plain' }),
   TESSERA_HEADERS_TOO_LARGE: () =>

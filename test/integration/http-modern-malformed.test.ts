@@ -3,10 +3,14 @@
  * Malformed and refused messages on the 2026-07-28 wire, each with its JSON-RPC code and HTTP
  * status: parse errors with line and column, batches and non-objects, a wrong jsonrpc or a null id,
  * a missing envelope or capabilities, unsupported versions, unknown and removed methods, a response
- * posted as a request, and a notification answered 202.
+ * posted as a request, a notification answered 202, and a body that never arrives answered 408.
  */
+import { createServer } from '@tessera/core'
+import { listen } from '@tessera/core/http'
 import { describe, expect, it } from 'vitest'
 import { envelope, errorOf, META, VERSION } from '../helpers/mcp-http.ts'
+import { silentLogger } from '../helpers/silent-logger.ts'
+import { stalledPost } from '../helpers/stalled-post.ts'
 import { client, useMainServer } from './fixtures/modern-server.ts'
 
 useMainServer()
@@ -145,5 +149,18 @@ describe('malformed messages', () => {
     )
     expect(reply.status).toBe(202)
     expect(reply.raw).toBe('')
+  })
+
+  it('answersABodyThatNeverArrivesWith408AndClosesTheConnection', async () => {
+    const app = createServer({ name: 'it-stalled', version: '1.0.0', logger: silentLogger })
+    const running = await listen(app, { port: 0, bodyTimeoutMs: 100 })
+    try {
+      const reply = await stalledPost(running.url)
+      expect(reply.status).toBe(408)
+      expect(reply.headers.connection).toBe('close')
+      expect(JSON.parse(reply.body).error.code).toBe(-32600)
+    } finally {
+      await running.close()
+    }
   })
 })

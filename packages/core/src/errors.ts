@@ -43,6 +43,7 @@ export const wireMappings = {
   TESSERA_FORBIDDEN: { jsonrpc: -32600, http: 403 },
   TESSERA_METHOD_NOT_ALLOWED: { jsonrpc: -32600, http: 405 },
   TESSERA_NOT_ACCEPTABLE: { jsonrpc: -32600, http: 406 },
+  TESSERA_REQUEST_TIMEOUT: { jsonrpc: -32600, http: 408 },
   TESSERA_PAYLOAD_TOO_LARGE: { jsonrpc: -32600, http: 413 },
   TESSERA_UNSUPPORTED_MEDIA_TYPE: { jsonrpc: -32600, http: 415 },
   TESSERA_HEADERS_TOO_LARGE: { jsonrpc: -32600, http: 431 },

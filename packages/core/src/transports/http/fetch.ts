@@ -8,6 +8,7 @@ import { SuccessStatus } from '../../errors.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { handleHttpRequest } from './handle-request.ts'
+import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
@@ -65,22 +66,30 @@ function headerBytes(headers: Headers): number {
   return total
 }
 
-async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length'))
-  if (declared > options.maxBodyBytes || request.body === null)
-    return declared > options.maxBodyBytes ? undefined : ''
+async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string> {
+  if (Number(request.headers.get('content-length')) > options.maxBodyBytes) throw bodyTooLarge()
+  if (request.body === null) return ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > options.maxBodyBytes) {
-      await reader.cancel()
-      return undefined
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(bodyTimedOut(options.bodyTimeoutMs)), options.bodyTimeoutMs)
+  })
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), deadline])
+      if (done) break
+      size += value.byteLength
+      if (size > options.maxBodyBytes) throw bodyTooLarge()
+      chunks.push(value)
     }
-    chunks.push(value)
+  } catch (error) {
+    // Whatever else the client sends is discarded, not buffered.
+    reader.cancel().catch(() => {})
+    throw error
+  } finally {
+    clearTimeout(timer)
   }
   return Buffer.concat(chunks).toString('utf8')
 }

@@ -42,13 +42,15 @@ export async function handleHttpRequest(
     const c = { sessions, options, input, writer, auth }
     return input.method === 'GET' ? handshakeGet(c) : handshakeDelete(c)
   }
-  const text = await input.body()
-  if (text === undefined) {
-    return writeFault(
-      writer,
-      'TESSERA_PAYLOAD_TOO_LARGE',
-      'Payload too large: the request body exceeds the limit.',
-    )
+  let text: string
+  try {
+    text = await input.body()
+  } catch (error) {
+    if (!(error instanceof TesseraError)) throw error
+    if (error.code === 'TESSERA_TRANSPORT_FAILED')
+      door.logger.error({ event: 'http_body_unavailable' }, error.message)
+    // The rest of an unread body would be taken for the next request on this connection.
+    return writeReply(writer, failure(undefined, error), { connection: 'close' })
   }
   const parsed = parseMessage(text)
   if (!parsed.ok) return writeReply(writer, failure(parsed.id, parsed.error))

@@ -2,11 +2,24 @@
  * @module http-input
  * One HTTP request as both faces (node:http and fetch) hand it to the shared handling.
  */
+import { TesseraError } from '../../errors.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 
 export interface HttpInput {
   method: string
   headers: HeaderView
-  /** Reads the body as text, or returns undefined when it exceeds the limit. */
-  body(): Promise<string | undefined>
+  /**
+   * Reads the body as text. Rejects with a `TesseraError` when it exceeds the size limit, does not
+   * arrive in time, or was already consumed by a framework that kept no copy of it.
+   */
+  body(): Promise<string>
 }
+
+export const bodyTooLarge = (): TesseraError =>
+  new TesseraError('TESSERA_PAYLOAD_TOO_LARGE', 'Payload too large: the request body exceeds the limit.')
+
+export const bodyTimedOut = (ms: number): TesseraError =>
+  new TesseraError(
+    'TESSERA_REQUEST_TIMEOUT',
+    `Request timeout: the request body did not arrive within ${ms} ms.`,
+  )

@@ -6,12 +6,6 @@
 
 export type { HeaderView } from '../../protocol/modern/header-view.ts'
 export { createFetchHandler, type FetchHandler } from './fetch.ts'
-export {
-  createNodeListener,
-  type ListenOptions,
-  listen,
-  type NodeListener,
-  type NodeListenerOptions,
-  type RunningServer,
-} from './node.ts'
+export { type ListenOptions, listen, type RunningServer } from './listen.ts'
+export { createNodeListener, type NodeListener, type NodeListenerOptions } from './node-listener.ts'
 export { HttpAuthError, type HttpOptions } from './options.ts'

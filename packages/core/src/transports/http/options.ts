@@ -38,6 +38,8 @@ export interface HttpOptions {
   maxBodyBytes?: number
   /** Largest request header block accepted (default 16 KiB); larger → 431. */
   maxHeaderBytes?: number
+  /** How long a request body may take to arrive once its headers have (default 10 s); longer → 408. */
+  bodyTimeoutMs?: number
   /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
   keepAliveMs?: number
   /** Authenticates a request; return undefined for anonymous, throw HttpAuthError to refuse. */
@@ -49,6 +51,7 @@ export interface ResolvedHttpOptions {
   policy: HostPolicy | undefined
   maxBodyBytes: number
   maxHeaderBytes: number
+  bodyTimeoutMs: number
   keepAliveMs: number
   authenticate: HttpOptions['authenticate']
 }
@@ -65,6 +68,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
       : undefined,
     maxBodyBytes: positiveInteger(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
     maxHeaderBytes: positiveInteger(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
+    bodyTimeoutMs: positiveInteger(options?.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs'),
     keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
     authenticate: options?.authenticate,
   }

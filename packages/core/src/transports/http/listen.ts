@@ -1,0 +1,64 @@
+/**
+ * @module listen
+ * A node:http server for one `McpServer`, with graceful shutdown.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { isLoopbackAddress } from '../../security/http/host-origin.ts'
+import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
+import { createNodeListener } from './node-listener.ts'
+import type { HttpOptions } from './options.ts'
+
+export interface ListenOptions extends HttpOptions {
+  host?: string
+  port?: number
+  /** How long `close()` lets requests in flight finish before cutting them (default 5 s). */
+  shutdownGraceMs?: number
+}
+
+export interface RunningServer {
+  readonly url: string
+  readonly port: number
+  readonly httpServer: Server
+  close(): Promise<void>
+}
+
+/** Serves `server` on `host:port` (default 127.0.0.1:3000, path /mcp). */
+export async function listen(server: McpServer, options?: ListenOptions): Promise<RunningServer> {
+  const host = options?.host ?? '127.0.0.1'
+  const listener = createNodeListener(server, { ...options, local: isLoopbackAddress(host) })
+  const maxHeaderSize = options?.maxHeaderBytes ?? 16 * 1024
+  const httpServer = createHttpServer({ maxHeaderSize, keepAliveTimeout: 5_000 }, listener)
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject)
+    httpServer.listen(options?.port ?? 3000, host, () => resolve())
+  })
+  const port = (httpServer.address() as AddressInfo).port
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  return {
+    url: `http://${shownHost}:${port}${options?.path ?? '/mcp'}`,
+    port,
+    httpServer,
+    close: () => closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000),
+  }
+}
+
+/**
+ * Stops accepting, ends listen and GET streams, lets requests in flight finish (a guarded action
+ * must get to record its outcome), cuts what is left after the grace period, then closes stores.
+ */
+async function closeGracefully(door: ServerDoor, httpServer: Server, graceMs: number): Promise<void> {
+  const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()))
+  door.endStreams()
+  httpServer.closeIdleConnections()
+  let timer: NodeJS.Timeout | undefined
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs)
+    timer.unref()
+  })
+  await Promise.race([drained, grace])
+  clearTimeout(timer)
+  httpServer.closeAllConnections()
+  await drained
+  await door.close()
+}

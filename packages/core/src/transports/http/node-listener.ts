@@ -1,0 +1,79 @@
+/**
+ * @module node-listener
+ * The node:http face: the fast path. No Web `Request`/`Response` conversion, no stream objects
+ * unless a reply streams, body read straight from the socket with a byte limit and a deadline.
+ * The same listener serves a bare node:http server, Express (as middleware or a route, mounted
+ * anywhere, behind a body parser or not) and Fastify (from a route that hijacks the reply).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { doorOf, type McpServer } from '../../server/door.ts'
+import { handleHttpRequest } from './handle-request.ts'
+import type { HttpInput } from './http-input.ts'
+import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
+import { NodeHeaderView } from './node-headers.ts'
+import { NodeReplyWriter } from './node-reply-writer.ts'
+import { type HttpOptions, resolveHttpOptions } from './options.ts'
+import { writeFault } from './reply-writer.ts'
+
+/**
+ * Serves one request. Called with `next` (as Express middleware), a request for another path is
+ * passed on to `next()`; without it, it is answered 404.
+ */
+export type NodeListener = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void
+
+export interface NodeListenerOptions extends HttpOptions {
+  /** Whether the server is bound to a loopback address (turns on local Host/Origin defaults). */
+  local?: boolean
+}
+
+/** The request shape frameworks hand over: Express adds the mount point and the matched route. */
+type FrameworkRequest = NodeRequest & { originalUrl?: unknown; route?: unknown }
+
+/**
+ * A `(req, res, next?)` listener for an existing node:http server, Express or Fastify.
+ *
+ * `path` is matched against the path the listener sees (Express strips a mount point: under
+ * `app.use('/api', listener)` the endpoint is `/api/mcp`) and against the path the client sent
+ * (`app.use('/mcp', listener)` serves `/mcp`); a request an Express route delivered
+ * (`app.post('/any/path', listener)`) is served whatever its path, since the route matched it.
+ */
+export function createNodeListener(server: McpServer, options?: NodeListenerOptions): NodeListener {
+  const door = doorOf(server, 'createNodeListener')
+  const resolved = resolveHttpOptions(options, options?.local ?? true)
+  door.opened()
+  return (req, res, next) => {
+    if (!isEndpoint(req as FrameworkRequest, resolved.path)) {
+      if (next) return next()
+      return writeFault(new NodeReplyWriter(res), 'TESSERA_NOT_FOUND', 'Not found.')
+    }
+    const writer = new NodeReplyWriter(res)
+    const input: HttpInput = {
+      method: req.method ?? 'GET',
+      headers: new NodeHeaderView(req),
+      body: () => readNodeBody(req, resolved),
+    }
+    handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
+      if (error instanceof ClientGoneError) door.logger.debug({ event: 'http_client_gone' }, 'client left')
+      else door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
+      if (!writer.closed && !res.headersSent)
+        writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
+      else res.destroy()
+    })
+  }
+}
+
+function isEndpoint(req: FrameworkRequest, path: string): boolean {
+  if (pathOf(req.url) === path) return true
+  if (typeof req.originalUrl === 'string' && pathOf(req.originalUrl) === path) return true
+  return req.route !== undefined && req.route !== null
+}
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/'
+  const q = url.indexOf('?')
+  return q === -1 ? url : url.slice(0, q)
+}
