@@ -25,7 +25,7 @@ let client: McpClient
 beforeAll(async () => {
   const port = await freePort()
   ops = new OpsProcess(['--workers', String(WORKERS), '--data', dir], { PORT: String(port) })
-  const ready = await ops.waitForEvent('listening')
+  const ready = await ops.waitForEvent('cluster_listening')
   expect(ready.workers).toBe(WORKERS)
   client = new McpClient(`http://127.0.0.1:${port}/mcp`)
 }, 30_000)

@@ -3,13 +3,12 @@
  * Opens what a server process needs, always from the same backend: the deployment log and the
  * framework's stores (single-use records, 2025-11-25 sessions and stream events, the event bus)
  * live together, so "what was answered" and "what was done" are as shared as each other: one
- * host for SQLite (its workers relay events over the cluster bus), every host for Redis or
+ * host for SQLite (its workers relay events through the primary), every host for Redis or
  * PostgreSQL.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Stores } from '@tessera/core'
-import { clusterNotificationBus } from '@tessera/core/cluster'
 import { postgresStores } from '@tessera/store-postgres'
 import { redisStores } from '@tessera/store-redis'
 import { sqliteStores } from '@tessera/store-sqlite'
@@ -35,7 +34,8 @@ export function openStores(store: StoreChoice): Stores {
   switch (store.kind) {
     case 'sqlite':
       mkdirSync(dirname(store.path), { recursive: true, mode: 0o700 })
-      return { ...sqliteStores({ path: store.path, prefix: 'ops_' }), bus: clusterNotificationBus() }
+      // No bus: in a cluster worker the default bus relays through the primary.
+      return sqliteStores({ path: store.path, prefix: 'ops_' })
     case 'redis':
       return redisStores({ url: store.url, prefix: 'ops-catalogue:' })
     case 'postgres':

@@ -5,6 +5,7 @@
  * `_meta`) happens here, at registration, never per request. What transports need is reached
  * through the server's door (`door.ts`), not through members of this class.
  */
+import cluster from 'node:cluster'
 import { positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
@@ -14,6 +15,7 @@ import { createSingleUseGuard, type SingleUseGuard } from '../security/replay/gu
 import { memoryReplayStore } from '../security/replay/memory-replay-store.ts'
 import type { ReplayStore } from '../security/replay/replay-store.ts'
 import { resolveCacheHints } from './cache-hints.ts'
+import { clusterNotificationBus } from './cluster-bus.ts'
 import { MessageConnection } from './connection.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
@@ -232,6 +234,15 @@ export class McpServer {
       connect: (write, auth) => new MessageConnection(core, write, auth),
       endStreams: () => core.bus.publish({ type: 'shutdown' }),
       close: () => this.close(),
+      processLocal: () => {
+        const local: string[] = []
+        if (core.state.ephemeral) local.push('requestState.keys')
+        if (this.#stores.replay === undefined && core.tools.hasSingleUse()) local.push('stores.replay')
+        if (core.handshake && this.#stores.sessions === undefined) local.push('stores.sessions')
+        if (core.handshake && this.#stores.events === undefined) local.push('stores.events')
+        if (this.#stores.bus === undefined && !cluster.isWorker) local.push('stores.bus')
+        return local
+      },
     }
   }
 }
@@ -273,7 +284,8 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
       })
       return guard
     },
-    bus: stores.bus ?? memoryNotificationBus(),
+    // A worker of node:cluster reaches its siblings through the primary's relay by default.
+    bus: stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus()),
     logger,
     logging: options.logging === true,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },

@@ -32,6 +32,11 @@ export interface ServerDoor {
   endStreams(): void
   /** `McpServer.close()`: ends streams and closes the stores. */
   close(): Promise<void>
+  /**
+   * The options under which this server keeps, in this process's memory, what several instances
+   * of it must share (empty when it keeps nothing of the kind).
+   */
+  processLocal(): string[]
 }
 
 const doors = new WeakMap<object, ServerDoor>()
@@ -48,6 +53,7 @@ export function doorOf(server: unknown, caller: string): ServerDoor {
   return door
 }
 
+export { relayClusterBus } from './cluster-bus.ts'
 export type { MessageConnection, MessageWriter } from './connection.ts'
 export type { McpServer } from './create-server.ts'
 export type { Exchange } from './exchange.ts'
@@ -60,7 +66,7 @@ export {
 export { INPUT_KEY_META } from './handshake/serve-handshake.ts'
 export type { Session, SessionSink } from './handshake/session.ts'
 export type { HandshakeSessions } from './handshake/sessions.ts'
-export type { Logger } from './logger.ts'
+export { defaultLogger, type Logger } from './logger.ts'
 export {
   encodeReply,
   failure,

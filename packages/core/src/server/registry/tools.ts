@@ -36,6 +36,12 @@ export class ToolRegistry {
     return this.tools.get(name)
   }
 
+  /** Whether any tool registered now is single-use. */
+  hasSingleUse(): boolean {
+    for (const tool of this.tools.values()) if (tool.singleUse) return true
+    return false
+  }
+
   register(name: string, config: ToolConfig, handler: AnyToolHandler): RegisteredTool {
     assertName('Tool', name)
     if (this.tools.has(name)) {

@@ -9,6 +9,8 @@ import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
 import { createNodeListener } from './node-listener.ts'
 import type { HttpOptions } from './options.ts'
 
+const IDLE_SWEEP_MS = 50
+
 export interface ListenOptions extends HttpOptions {
   host?: string
   port?: number
@@ -51,6 +53,8 @@ async function closeGracefully(door: ServerDoor, httpServer: Server, graceMs: nu
   const drained = new Promise<void>((resolve) => httpServer.close(() => resolve()))
   door.endStreams()
   httpServer.closeIdleConnections()
+  // A keep-alive connection whose last request finishes during the drain turns idle: close it then.
+  const sweep = setInterval(() => httpServer.closeIdleConnections(), IDLE_SWEEP_MS)
   let timer: NodeJS.Timeout | undefined
   const grace = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, graceMs)
@@ -58,6 +62,7 @@ async function closeGracefully(door: ServerDoor, httpServer: Server, graceMs: nu
   })
   await Promise.race([drained, grace])
   clearTimeout(timer)
+  clearInterval(sweep)
   httpServer.closeAllConnections()
   await drained
   await door.close()
