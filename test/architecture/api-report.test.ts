@@ -13,6 +13,7 @@ const reports = allReports()
 describe('api report', () => {
   it('coversEveryPackage', () => {
     expect([...reports.keys()].map((file) => basename(file)).sort()).toEqual([
+      'cli.api.md',
       'core.api.md',
       'store-postgres.api.md',
       'store-redis.api.md',

@@ -15,10 +15,15 @@ export {
   type Binder,
   type BindingInput,
   type BindingResult,
+  createStateKeyFile,
   generateStateKey,
   type OriginatingRequestBinderOptions,
   originatingRequestBinder,
+  readStateKeyFile,
+  retireStateKey,
+  rotateStateKeyFile,
   type StateKey,
+  type StateKeyFile,
   type StateMode,
 } from './security/request-state/index.ts'
 export type { AnswersOf, Era, RequestContext } from './server/context.ts'

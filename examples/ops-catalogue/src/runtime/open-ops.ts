@@ -4,12 +4,12 @@
  * stops the start here), the shared state keys, the stores and the server built on them. The
  * process that starts first also creates the key file and seeds the log; workers only read them.
  */
-import type { McpServer, StateKey } from '@tessera/core'
+import { type McpServer, readStateKeyFile, type StateKey } from '@tessera/core'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import { loadCatalogue } from '../catalogue/load-catalogue.ts'
 import type { AppConfig } from '../cli.ts'
 import { seedDeployments } from '../deployments/seed-deployments.ts'
-import { ensureStateKeys, readKeyFile } from '../keys.ts'
+import { ensureStateKeys } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
 import { describeStore, openDeploymentLog, openStores } from './backends.ts'
@@ -35,9 +35,9 @@ export async function prepareData(
       { event: 'state_keys_created', file: config.keysPath },
       'created the requestState key file (mode 0600)',
     )
-  if (loaded.looseMode !== undefined) {
+  if (loaded.readableByOthers) {
     logger.warn(
-      { event: 'state_keys_mode', file: config.keysPath, mode: loaded.looseMode.toString(8) },
+      { event: 'state_keys_mode', file: config.keysPath },
       'the requestState key file is readable by other users: chmod 600 it',
     )
   }
@@ -69,7 +69,7 @@ export function openOps(
   prepared?: { catalogue: Catalogue; keys: StateKey[] },
 ): OpenOps {
   const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
-  const keys = prepared?.keys ?? readKeyFile(config.keysPath).keys
+  const keys = prepared?.keys ?? readStateKeyFile(config.keysPath).keys
   const log = openDeploymentLog(config.store)
   const app = createOpsServer({
     catalogue,

@@ -1,7 +1,7 @@
 /**
  * @module logger.test
  * The default logger is pino on stderr: an error logged under `err` keeps its type, message and
- * stack, levels below warn are dropped, and stdout (the stdio transport's) stays empty.
+ * stack, levels below warn (or `TESSERA_LOG_LEVEL`) are dropped, and stdout (the stdio transport's) stays empty.
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -9,11 +9,15 @@ import { describe, expect, it } from 'vitest'
 
 const LOGGER = new URL('./logger.ts', import.meta.url).href
 
-function logInChild(body: string): { stdout: string; lines: Array<Record<string, unknown>> } {
+function logInChild(
+  body: string,
+  env: Record<string, string> = {},
+): { stdout: string; lines: Array<Record<string, unknown>> } {
   const script = `const { defaultLogger } = await import(${JSON.stringify(LOGGER)})\nconst logger = defaultLogger()\n${body}`
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
     encoding: 'utf8',
+    env: { ...process.env, TESSERA_LOG_LEVEL: '', ...env },
     timeout: 20_000,
   })
   if (child.status !== 0) throw new Error(`child failed: ${child.stderr}`)
@@ -42,5 +46,11 @@ describe('defaultLogger', () => {
   it('dropsEverythingBelowWarn', () => {
     const { lines } = logInChild("logger.debug({}, 'd'); logger.info({}, 'i'); logger.warn({}, 'w')")
     expect(lines.map((line) => line.msg)).toEqual(['w'])
+  })
+
+  it('logsAtTheLevelTesseraLogLevelNamesAndIgnoresANameThatIsNoLevel', () => {
+    const body = "logger.debug({}, 'd'); logger.info({}, 'i'); logger.warn({}, 'w')"
+    expect(logInChild(body, { TESSERA_LOG_LEVEL: 'info' }).lines.map((l) => l.msg)).toEqual(['i', 'w'])
+    expect(logInChild(body, { TESSERA_LOG_LEVEL: 'loud' }).lines.map((l) => l.msg)).toEqual(['w'])
   })
 })

@@ -21,5 +21,12 @@ export type {
   StateRefusal,
 } from './codec.ts'
 export { createRequestStateCodec } from './codec.ts'
+export {
+  createStateKeyFile,
+  readStateKeyFile,
+  retireStateKey,
+  rotateStateKeyFile,
+  type StateKeyFile,
+} from './key-file.ts'
 export type { DerivedKey, KeyRing, StateKey } from './key-ring.ts'
 export { createKeyRing, generateStateKey, isValidKeyId, MIN_SECRET_BYTES } from './key-ring.ts'

@@ -2,6 +2,7 @@
  * @module listen
  * A node:http server for one `McpServer`, with graceful shutdown.
  */
+import { channel } from 'node:diagnostics_channel'
 import { createServer as createHttpServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
@@ -10,6 +11,13 @@ import { createNodeListener } from './node-listener.ts'
 import type { HttpOptions } from './options.ts'
 
 const IDLE_SWEEP_MS = 50
+
+/**
+ * Every server that starts listening is announced here (`{ url }`), for tools that run a server
+ * file and want its address (`tessera dev`). Publishing costs nothing without a subscriber.
+ */
+export const LISTENING_CHANNEL = 'tessera:listening'
+const listening = channel(LISTENING_CHANNEL)
 
 export interface ListenOptions extends HttpOptions {
   host?: string
@@ -37,8 +45,10 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
   })
   const port = (httpServer.address() as AddressInfo).port
   const shownHost = host.includes(':') ? `[${host}]` : host
+  const url = `http://${shownHost}:${port}${options?.path ?? '/mcp'}`
+  if (listening.hasSubscribers) listening.publish({ url })
   return {
-    url: `http://${shownHost}:${port}${options?.path ?? '/mcp'}`,
+    url,
     port,
     httpServer,
     close: () => closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000),

@@ -1,0 +1,53 @@
+/**
+ * @module json-rpc
+ * The JSON-RPC shapes the client reads and writes, and the error a server answered with.
+ */
+
+export type JsonObject = { [key: string]: unknown }
+export type RpcId = string | number
+
+export interface RpcRequest {
+  jsonrpc: '2.0'
+  id: RpcId
+  method: string
+  params?: JsonObject
+}
+
+/** A JSON-RPC error the server answered with. */
+export class RpcError extends Error {
+  override readonly name = 'RpcError'
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+/** The connection itself failed: unreachable, refused, an answer that is not JSON-RPC. */
+export class TransportError extends Error {
+  override readonly name = 'TransportError'
+}
+
+let next = 1
+export const freshId = (): string => `tessera-cli-${next++}`
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A message is a response when it has an id and no method. */
+export const isResponse = (message: JsonObject): boolean =>
+  message.id !== undefined && message.method === undefined
+
+/** The result of a response, or its error thrown as an RpcError. */
+export function resultOf(response: JsonObject): JsonObject {
+  if (isObject(response.error)) {
+    const { code, message, data } = response.error as { code?: unknown; message?: unknown; data?: unknown }
+    throw new RpcError(typeof code === 'number' ? code : 0, String(message ?? 'error'), data)
+  }
+  if (!isObject(response.result))
+    throw new TransportError('The server answered without a result or an error.')
+  return response.result
+}

@@ -1,0 +1,58 @@
+/**
+ * @module cli-server.fixture
+ * The server the CLI tests call: typed arguments, a tool that reports an error, one that reports
+ * progress, one that asks a form (a choice, a yes/no and a number), and one with an argument
+ * mirrored into a header. `cliServer()` builds it; run as a script, it serves it over stdio.
+ */
+import { createServer, elicitForm, type McpServer, ToolError } from '@tessera/core'
+import { serveStdio } from '@tessera/core/stdio'
+import { pino } from 'pino'
+import { z } from 'zod'
+
+export function cliServer(): McpServer {
+  const app = createServer({ name: 'cli-fixture', version: '2.0.0', logger: pino({ level: 'silent' }) })
+  app.tool(
+    'echo',
+    {
+      description: 'Echoes typed arguments',
+      input: z.object({ text: z.string(), count: z.number().int().optional(), loud: z.boolean().optional() }),
+    },
+    ({ text, count, loud }) => {
+      const said = (loud ? text.toUpperCase() : text).repeat(count ?? 1)
+      return { content: [{ type: 'text', text: said }], structuredContent: { said } }
+    },
+  )
+  app.tool('fails', { description: 'Reports an error' }, () => {
+    throw new ToolError('the disk is full')
+  })
+  app.tool('progress', { description: 'Reports progress' }, async (_args, ctx) => {
+    for (const step of [1, 2, 3]) {
+      ctx.progress(step, 3, `step ${step}`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    return 'all steps done'
+  })
+  app.tool('order', { description: 'Asks how to order' }, async (_args, ctx) => {
+    const answer = await ctx.ask(
+      'order',
+      elicitForm({
+        message: 'How do you want it?',
+        schema: z.object({ size: z.enum(['small', 'large']), gift: z.boolean(), copies: z.number().int() }),
+      }),
+    )
+    if (answer.action !== 'accept') return `no order (${answer.action})`
+    const { size, gift, copies } = answer.content
+    return `${copies} ${size}${gift ? ' gift-wrapped' : ''}`
+  })
+  app.tool(
+    'route',
+    {
+      description: 'Has an argument mirrored into Mcp-Param-Region',
+      input: z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }),
+    },
+    ({ region }) => `routed to ${region}`,
+  )
+  return app
+}
+
+if (process.argv.includes('--serve-stdio')) await serveStdio(cliServer())

@@ -1,0 +1,107 @@
+/**
+ * @module dev
+ * `tessera dev <entry>`: runs a server file (TypeScript through tsx, or JavaScript) as a child
+ * process, prints the URL it listens on, renders its JSON logs for a person, and restarts it when
+ * a source file of the project changes. The child gets `TESSERA_LOG_LEVEL` (default `info`) and,
+ * with `--port`, `PORT`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { extname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { styleText } from 'node:util'
+import { DEV_TAG } from '../dev/dev-messages.ts'
+import { prettyLogs } from '../dev/pretty-logs.ts'
+import { projectRoot, watchSources } from '../dev/watch-sources.ts'
+import { ExitCode } from './exit-codes.ts'
+import { UsageError } from './target.ts'
+
+export interface DevOptions {
+  port?: string
+  logLevel?: string
+}
+
+const STOP_GRACE_MS = 5_000
+// This module's own extension: `.ts` when run from the sources, `.js` once built.
+const PRELOAD = new URL(`../dev/report-listening${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
+  .href
+
+export function dev(entry: string, options: DevOptions): Promise<number> {
+  const file = resolve(entry)
+  if (!existsSync(file)) throw new UsageError(`${entry} does not exist.`)
+  if (options.port !== undefined && !/^\d{1,5}$/.test(options.port))
+    throw new UsageError('--port must be a port number.')
+  const color = process.stderr.isTTY && process.env.NO_COLOR === undefined
+  const say = (text: string, style: 'green' | 'yellow' | 'red' = 'green') =>
+    process.stderr.write(`${color ? styleText(style, text) : text}\n`)
+  const env = {
+    ...process.env,
+    TESSERA_LOG_LEVEL: options.logLevel ?? 'info',
+    ...(options.port === undefined ? {} : { PORT: options.port }),
+  }
+  let child: ChildProcess | undefined
+  let stopping: Promise<void> | undefined
+
+  const start = (): void => {
+    const current = spawn(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), '--import', PRELOAD, file],
+      {
+        stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
+        env,
+      },
+    )
+    child = current
+    prettyLogs(current.stderr!, process.stderr, color)
+    current.on('message', (message) => {
+      const url = (message as Record<string, { url?: string } | undefined>)[DEV_TAG]?.url
+      if (url !== undefined) say(`MCP server listening on ${url}`)
+    })
+    current.once('exit', (code, signal) => {
+      if (child === current && stopping === undefined)
+        say(
+          `the server exited (${signal ?? `code ${code}`}); waiting for a change to start it again`,
+          'yellow',
+        )
+    })
+  }
+
+  const stop = (target: ChildProcess | undefined): Promise<void> => {
+    if (target === undefined || target.exitCode !== null || target.signalCode !== null)
+      return Promise.resolve()
+    return new Promise((done) => {
+      const timer = setTimeout(() => target.kill('SIGKILL'), STOP_GRACE_MS)
+      target.once('exit', () => {
+        clearTimeout(timer)
+        done()
+      })
+      target.kill('SIGTERM')
+    })
+  }
+
+  say(`tessera dev: ${entry} (restarts when a file under ${projectRoot(file)} changes)`)
+  start()
+  let restarting = Promise.resolve()
+  const unwatch = watchSources(projectRoot(file), (changed) => {
+    restarting = restarting.then(async () => {
+      if (stopping) return
+      say(`${changed} changed: restarting`, 'yellow')
+      const previous = child
+      child = undefined
+      await stop(previous)
+      if (!stopping) start()
+    })
+  })
+
+  return new Promise((finish) => {
+    const quit = (): void => {
+      stopping ??= (async () => {
+        unwatch()
+        await restarting
+        await stop(child)
+        finish(ExitCode.ok)
+      })()
+    }
+    process.once('SIGINT', quit).once('SIGTERM', quit)
+  })
+}

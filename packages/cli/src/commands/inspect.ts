@@ -1,0 +1,37 @@
+/**
+ * @module inspect
+ * `tessera inspect <url>` (or `--stdio "<command>"`): what a server offers, for reading, or as
+ * one JSON document with `--json`.
+ */
+import { isObject } from '../client/json-rpc.ts'
+import { type Offer, renderOffer } from '../terminal/render-offer.ts'
+import { ExitCode } from './exit-codes.ts'
+import { connect, failure, listAll, type TargetOptions } from './target.ts'
+
+export async function inspect(
+  url: string | undefined,
+  options: TargetOptions & { json?: boolean },
+): Promise<number> {
+  try {
+    const session = await connect(url, options)
+    try {
+      const caps = session.server.capabilities
+      const has = (name: string) => isObject(caps[name])
+      const offer: Offer = {
+        server: session.server,
+        tools: has('tools') ? await listAll(session, 'tools/list', 'tools') : [],
+        resources: has('resources') ? await listAll(session, 'resources/list', 'resources') : [],
+        templates: has('resources')
+          ? await listAll(session, 'resources/templates/list', 'resourceTemplates')
+          : [],
+        prompts: has('prompts') ? await listAll(session, 'prompts/list', 'prompts') : [],
+      }
+      process.stdout.write(`${options.json ? JSON.stringify(offer, null, 2) : renderOffer(offer)}\n`)
+      return ExitCode.ok
+    } finally {
+      await session.close()
+    }
+  } catch (error) {
+    return failure(error)
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * @module program
+ * The `tessera` command line: its commands, options and help, on commander. Every command
+ * resolves to an exit code; bad usage exits 64.
+ */
+import { Command, CommanderError, Option } from 'commander'
+import { call } from './commands/call.ts'
+import { dev } from './commands/dev.ts'
+import { ExitCode } from './commands/exit-codes.ts'
+import { inspect } from './commands/inspect.ts'
+import { keysList, keysNew, keysRotate } from './commands/keys.ts'
+import { failure, UsageError } from './commands/target.ts'
+
+const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+function targetOptions(command: Command): Command {
+  return command
+    .option('--stdio <command>', 'run the server as a child process and talk over its stdin/stdout')
+    .addOption(
+      new Option('--era <era>', 'which revision to speak')
+        .choices(['auto', 'modern', 'legacy'])
+        .default('auto'),
+    )
+    .option('-H, --header <name: value>', 'an HTTP header for every request (repeatable)', collect)
+}
+
+/** Runs the command line `argv` (without the node and script names) and resolves with the exit code. */
+export async function run(argv: readonly string[]): Promise<number> {
+  let code: number = ExitCode.ok
+  const program = new Command('tessera')
+    .description('Run, inspect and call MCP servers; manage requestState key files.')
+    .version('0.1.0')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+
+  program
+    .command('dev')
+    .description('run a server file with reload on change and readable logs')
+    .argument('<entry>', 'the server file (TypeScript or JavaScript)')
+    .option('-p, --port <port>', 'passed to the server as PORT')
+    .option('--log-level <level>', 'TESSERA_LOG_LEVEL for the server', 'info')
+    .action(async (entry: string, options) => {
+      code = await dev(entry, options)
+    })
+
+  targetOptions(
+    program
+      .command('inspect')
+      .description('show what a server offers: tools, resources, templates, prompts')
+      .argument('[url]', 'the MCP endpoint, e.g. http://127.0.0.1:3000/mcp'),
+  )
+    .option('--json', 'print one JSON document instead')
+    .action(async (url: string | undefined, options) => {
+      code = await inspect(url, options)
+    })
+
+  targetOptions(
+    program
+      .command('call')
+      .description('call a tool, answering its questions at the terminal')
+      .argument('[url]', 'the MCP endpoint (omit with --stdio)')
+      .argument('[tool]', 'the tool to call'),
+  )
+    .option('-a, --arg <key=value>', 'an argument, typed by the tool schema (repeatable)', collect)
+    .option('--json <object>', 'the arguments as one JSON object (before --arg)')
+    .option('--answers <object>', 'answers by question key, as JSON, instead of asking')
+    .action(async (first: string | undefined, second: string | undefined, options) => {
+      // With --stdio there is no URL: the one positional is the tool.
+      const [url, tool] = second === undefined ? [undefined, first] : [first, second]
+      if (tool === undefined) throw new UsageError('Name the tool to call.')
+      code = await call(url, tool, options)
+    })
+
+  const keys = program.command('keys').description('manage a requestState key file (never prints secrets)')
+  keys
+    .command('new')
+    .argument('<file>')
+    .description('write a new key file with one key, mode 0600')
+    .action((file: string) => {
+      code = keysNew(file)
+    })
+  keys
+    .command('rotate')
+    .argument('<file>')
+    .option('--retire <id>', 'instead: remove the old key <id>, the last phase of a rotation')
+    .description('put a new key first (it seals new states) and keep the others')
+    .action((file: string, options) => {
+      code = keysRotate(file, options)
+    })
+  keys
+    .command('list')
+    .argument('<file>')
+    .description('show the key ids, the sealing key first')
+    .action((file: string) => {
+      code = keysList(file)
+    })
+
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return code
+  } catch (error) {
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? ExitCode.ok : ExitCode.usage
+    return failure(error)
+  }
+}

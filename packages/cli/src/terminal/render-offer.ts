@@ -1,0 +1,91 @@
+/**
+ * @module render-offer
+ * What a server offers, laid out for reading: who it is and which era it speaks, its
+ * instructions, then its tools (each with its input fields), resources, templates and prompts.
+ */
+import { styleText } from 'node:util'
+import { isObject, type JsonObject } from '../client/json-rpc.ts'
+import type { ServerSummary } from '../client/session.ts'
+
+export interface Offer {
+  server: ServerSummary
+  tools: JsonObject[]
+  resources: JsonObject[]
+  templates: JsonObject[]
+  prompts: JsonObject[]
+}
+
+const color = process.stdout.isTTY && process.env.NO_COLOR === undefined
+const bold = (text: string) => (color ? styleText('bold', text) : text)
+const dim = (text: string) => (color ? styleText('dim', text) : text)
+
+export function renderOffer(offer: Offer): string {
+  const { server } = offer
+  const info = server.serverInfo
+  const era = server.era === 'modern' ? 'stateless' : 'session'
+  const lines = [
+    `${bold(info?.title ?? info?.name ?? 'MCP server')} ${info?.version ?? ''}`.trimEnd(),
+    dim(`protocol ${server.protocolVersion} (${era})`),
+  ]
+  if (server.instructions) lines.push('', server.instructions)
+  section(lines, 'Tools', offer.tools, (tool) => [
+    `${bold(String(tool.name))}${tool.title ? ` — ${String(tool.title)}` : ''}${hints(tool)}`,
+    ...indent(String(tool.description ?? ''), 4),
+    ...fields(isObject(tool.inputSchema) ? tool.inputSchema : {}),
+  ])
+  section(lines, 'Resources', offer.resources, (r) => [
+    `${bold(String(r.uri))}  ${String(r.name ?? '')}${r.mimeType ? dim(` ${String(r.mimeType)}`) : ''}`,
+    ...indent(String(r.description ?? ''), 4),
+  ])
+  section(lines, 'Resource templates', offer.templates, (t) => [
+    `${bold(String(t.uriTemplate))}  ${String(t.name ?? '')}`,
+    ...indent(String(t.description ?? ''), 4),
+  ])
+  section(lines, 'Prompts', offer.prompts, (p) => [
+    `${bold(String(p.name))}${p.description ? ` — ${String(p.description)}` : ''}`,
+    ...(Array.isArray(p.arguments) ? p.arguments.filter(isObject) : []).map(
+      (a) =>
+        `    ${String(a.name)}${a.required ? '' : dim(' (optional)')}${a.description ? `  ${String(a.description)}` : ''}`,
+    ),
+  ])
+  return lines.join('\n')
+}
+
+function section(
+  lines: string[],
+  title: string,
+  items: JsonObject[],
+  render: (item: JsonObject) => string[],
+): void {
+  lines.push('', bold(`${title} (${items.length})`))
+  if (items.length === 0) lines.push(dim('  none'))
+  for (const item of items) lines.push(...render(item).map((line) => `  ${line}`))
+}
+
+function hints(tool: JsonObject): string {
+  const a = isObject(tool.annotations) ? tool.annotations : {}
+  const marks = [
+    a.readOnlyHint && 'read-only',
+    a.destructiveHint && 'destructive',
+    a.idempotentHint && 'idempotent',
+  ]
+  const shown = marks.filter(Boolean)
+  return shown.length > 0 ? dim(` [${shown.join(', ')}]`) : ''
+}
+
+/** One line per input field: name, type (or choices), required, description. */
+function fields(schema: JsonObject): string[] {
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
+  return Object.entries(properties).map(([name, raw]) => {
+    const field = isObject(raw) ? raw : {}
+    const type = Array.isArray(field.enum) ? field.enum.map(String).join(' | ') : String(field.type ?? 'any')
+    const need = required.has(name) ? 'required' : 'optional'
+    const about = typeof field.description === 'string' ? `  ${field.description}` : ''
+    return `    ${name}: ${type} ${dim(`(${need})`)}${about}`
+  })
+}
+
+function indent(text: string, by: number): string[] {
+  return text === '' ? [] : text.split('\n').map((line) => `${' '.repeat(by)}${line}`)
+}
