@@ -20,6 +20,8 @@ export default defineConfig({
       'examples/*/test/**/*.test.ts',
       'test/**/*.test.ts',
     ],
+    // Tarballs installed outside the repository: `npm run test:packaging`.
+    exclude: ['test/packaging/**', '**/node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,0 +1,85 @@
+/**
+ * @module tarballs
+ * What the packaging tests install: every publishable package packed with `npm pack` from its
+ * built `dist/` (run `npm run build` first), and a place outside the repository to install them,
+ * so no workspace link, no tsconfig path and no tsx can help.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { WORKSPACE_ROOT } from '../workspace-sources.ts'
+
+/** Packs every publishable package into a fresh folder; returns package name → tarball path. */
+export function packAll(): Map<string, string> {
+  const dest = mkdtempSync(join(tmpdir(), 'tessera-tarballs-'))
+  const tarballs = new Map<string, string>()
+  for (const dir of readdirSync(join(WORKSPACE_ROOT, 'packages')).sort()) {
+    const path = join(WORKSPACE_ROOT, 'packages', dir)
+    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as {
+      name: string
+      private?: boolean
+    }
+    if (manifest.private) continue
+    if (readdirSync(path).includes('dist') === false)
+      throw new Error(`${manifest.name} has no dist/: run npm run build`)
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
+      cwd: path,
+      encoding: 'utf8',
+    })
+    const [packed] = JSON.parse(out) as Array<{ filename: string }>
+    tarballs.set(manifest.name, join(dest, packed!.filename))
+  }
+  return tarballs
+}
+
+/** A new folder outside the repository. */
+export const outsideFolder = (label: string): string => mkdtempSync(join(tmpdir(), `tessera-${label}-`))
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape is what a colour code starts with
+const ANSI = /\x1b\[[0-9;]*m/g
+
+export interface Ran {
+  code: number | null
+  output: string
+}
+
+/** Runs a command in `cwd` with a clean environment (no tsx, no tsconfig paths), collecting its output. */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+    })
+    child.once('error', reject)
+    child.once('exit', (code) => resolve({ code, output: output.replaceAll(ANSI, '') }))
+  })
+}
+
+/** This process's environment without what the workspace's test runner adds. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra }
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('TSX_') || name.startsWith('VITEST') || name === 'NODE_OPTIONS') delete env[name]
+  }
+  env.NO_COLOR = '1'
+  env.npm_config_audit = 'false'
+  env.npm_config_fund = 'false'
+  env.npm_config_update_notifier = 'false'
+  return env
+}
+
+/** `npm install` that fails loudly, with npm's output. */
+export async function npmInstall(cwd: string, args: string[] = []): Promise<void> {
+  const done = await run('npm', ['install', '--no-audit', '--no-fund', ...args], cwd)
+  if (done.code !== 0) throw new Error(`npm install failed in ${cwd}:\n${done.output}`)
+}
