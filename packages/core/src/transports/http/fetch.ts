@@ -72,9 +72,9 @@ async function readBody(request: Request, options: ResolvedHttpOptions): Promise
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  let timer: NodeJS.Timeout | undefined
+  let cancelDeadline = (): void => {}
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(bodyTimedOut(options.bodyTimeoutMs)), options.bodyTimeoutMs)
+    cancelDeadline = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
   })
   try {
     for (;;) {
@@ -89,7 +89,7 @@ async function readBody(request: Request, options: ResolvedHttpOptions): Promise
     reader.cancel().catch(() => {})
     throw error
   } finally {
-    clearTimeout(timer)
+    cancelDeadline()
   }
   return Buffer.concat(chunks).toString('utf8')
 }

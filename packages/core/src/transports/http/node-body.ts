@@ -27,7 +27,7 @@ export function readNodeBody(req: NodeRequest, options: ResolvedHttpOptions): Pr
     const chunks: Buffer[] = []
     let size = 0
     const settle = (error: Error | undefined): void => {
-      clearTimeout(timer)
+      cancelDeadline()
       req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose)
       if (error === undefined) {
         resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'))
@@ -44,7 +44,7 @@ export function readNodeBody(req: NodeRequest, options: ResolvedHttpOptions): Pr
     }
     const onEnd = (): void => settle(undefined)
     const onClose = (): void => settle(new ClientGoneError('The client closed the connection mid-body.'))
-    const timer = setTimeout(() => settle(bodyTimedOut(options.bodyTimeoutMs)), options.bodyTimeoutMs)
+    const cancelDeadline = options.bodyDeadlines.add(() => settle(bodyTimedOut(options.bodyTimeoutMs)))
     req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose)
   })
 }

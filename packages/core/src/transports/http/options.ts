@@ -7,6 +7,7 @@ import { positiveInteger } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { BodyDeadlines } from './body-deadlines.ts'
 
 /**
  * Thrown by `authenticate` to refuse a request: 401 (with a `WWW-Authenticate` challenge) or 403.
@@ -38,7 +39,10 @@ export interface HttpOptions {
   maxBodyBytes?: number
   /** Largest request header block accepted (default 16 KiB); larger → 431. */
   maxHeaderBytes?: number
-  /** How long a request body may take to arrive once its headers have (default 10 s); longer → 408. */
+  /**
+   * How long a request body may take to arrive once its headers have (default 10 s); longer → 408,
+   * sent within a tenth of this time (at most 1 s) after it passes.
+   */
   bodyTimeoutMs?: number
   /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
   keepAliveMs?: number
@@ -52,6 +56,8 @@ export interface ResolvedHttpOptions {
   maxBodyBytes: number
   maxHeaderBytes: number
   bodyTimeoutMs: number
+  /** The deadlines of the bodies this listener is reading, on one shared timer. */
+  bodyDeadlines: BodyDeadlines
   keepAliveMs: number
   authenticate: HttpOptions['authenticate']
 }
@@ -61,6 +67,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     throw new TypeError('authenticate must be a function.')
   const protect = options?.dnsRebindingProtection !== false
   const hosts = options?.allowedHosts ?? (local ? LOCAL_HOSTS : undefined)
+  const bodyTimeoutMs = positiveInteger(options?.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs')
   return {
     path: options?.path ?? '/mcp',
     policy: protect
@@ -68,7 +75,8 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
       : undefined,
     maxBodyBytes: positiveInteger(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
     maxHeaderBytes: positiveInteger(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
-    bodyTimeoutMs: positiveInteger(options?.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs'),
+    bodyTimeoutMs,
+    bodyDeadlines: new BodyDeadlines(bodyTimeoutMs),
     keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
     authenticate: options?.authenticate,
   }
