@@ -52,7 +52,9 @@ export function relayClusterBus(): () => void {
   const relay = (from: Worker, message: unknown) => {
     if (!isClusterMessage(message)) return
     for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker && worker !== from && worker.isConnected()) worker.send(message)
+      // A worker that is exiting misses the message; with a callback a closed channel is not
+      // an 'error' event, which would take the primary down with it.
+      if (worker && worker !== from && worker.isConnected()) worker.send(message, ignoreClosedChannel)
     }
   }
   cluster.on('message', relay)
@@ -60,3 +62,5 @@ export function relayClusterBus(): () => void {
     cluster.off('message', relay)
   }
 }
+
+function ignoreClosedChannel(): void {}

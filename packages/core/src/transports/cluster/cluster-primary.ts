@@ -119,7 +119,7 @@ export async function runPrimary(settings: ClusterSettings): Promise<RunningClus
 }
 
 /** Asks a worker to stop, and kills it if it has not exited after `killAfterMs`. */
-function stopWorker(worker: Worker, killAfterMs: number): Promise<void> {
+export function stopWorker(worker: Worker, killAfterMs: number): Promise<void> {
   if (worker.isDead()) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(() => worker.process.kill('SIGKILL'), killAfterMs)
@@ -127,7 +127,15 @@ function stopWorker(worker: Worker, killAfterMs: number): Promise<void> {
       clearTimeout(timer)
       resolve()
     })
-    if (worker.isConnected()) worker.send(tagged({ type: 'stop' } satisfies PrimaryCommand))
-    else worker.process.kill('SIGTERM')
+    const terminate = (): void => {
+      worker.process.kill('SIGTERM')
+    }
+    // A worker may be exiting while its channel still looks open: the send then fails (EPIPE),
+    // and is answered with a signal instead of an 'error' event on the worker.
+    if (worker.isConnected())
+      worker.send(tagged({ type: 'stop' } satisfies PrimaryCommand), (error) => {
+        if (error) terminate()
+      })
+    else terminate()
   })
 }
