@@ -123,3 +123,32 @@ export function parseEvent(block: string): SseEvent | undefined {
   if (event.data.trim() !== '') event.message = JSON.parse(event.data) as Json
   return event
 }
+
+/**
+ * Reads an SSE body one raw event block at a time (undefined once the stream ended), for tests
+ * that compare the exact frames; rejects after `timeoutMs` without a block.
+ */
+export function sseBlocks(response: Response, timeoutMs = 2_000) {
+  if (response.body === null) throw new Error('response has no body')
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  const next = async (): Promise<string | undefined> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n')
+      if (end !== -1) {
+        const block = buffer.slice(0, end)
+        buffer = buffer.slice(end + 2)
+        return block
+      }
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no SSE event within ${timeoutMs} ms`)), timeoutMs)
+      })
+      const { done, value } = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer))
+      if (done) return undefined
+      buffer += decoder.decode(value, { stream: true })
+    }
+  }
+  return { next, cancel: () => reader.cancel() }
+}

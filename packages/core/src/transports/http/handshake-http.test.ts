@@ -17,6 +17,7 @@ import {
   resultOf,
 } from '../../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { sseBlocks } from '../../../../../test/helpers/sse-events.ts'
 import { type EventStore, memoryEventStore } from '../../ports.ts'
 import { createServer } from '../../server/create-server.ts'
 import { memorySessionStore } from '../../server/handshake/session-store.ts'
@@ -82,31 +83,6 @@ async function initialize(handler: FetchHandler, who?: Who): Promise<string> {
   return session
 }
 
-/** Reads an SSE body one event block at a time (undefined once the stream ended). */
-function blocks(response: Response) {
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  const next = async (): Promise<string | undefined> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n')
-      if (end !== -1) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        return block
-      }
-      let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no SSE event within 2 s')), 2_000)
-      })
-      const { done, value } = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer))
-      if (done) return undefined
-      buffer += decoder.decode(value, { stream: true })
-    }
-  }
-  return { next, cancel: () => reader.cancel() }
-}
-
 const idOf = (block: string | undefined) => /^id: (.+)$/m.exec(block ?? '')?.[1]
 
 describe('initialize and the session id', () => {
@@ -169,7 +145,7 @@ describe('DELETE', () => {
   it('endsTheSessionAndItsGetStream', async () => {
     const { handler } = serve()
     const session = await initialize(handler)
-    const stream = blocks(await get(handler, { session }))
+    const stream = sseBlocks(await get(handler, { session }))
     expect(idOf(await stream.next())).toBeDefined()
     const ended = await del(handler, { session })
     expect(ended.status).toBe(200)
@@ -187,7 +163,7 @@ describe('GET', () => {
     const response = await get(handler, { session })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/event-stream')
-    const stream = blocks(response)
+    const stream = sseBlocks(response)
     const priming = await stream.next()
     const match = /^id: (([^/\n]+)\/1)\nretry: 500\ndata: $/.exec(priming ?? '')
     expect(match, priming).not.toBeNull()
@@ -250,7 +226,7 @@ describe('a GET stream whose client is gone', () => {
     const { events, state } = watchedEvents()
     const { handler } = serve({ events })
     const session = await initialize(handler)
-    const stream = blocks(await get(handler, { session }))
+    const stream = sseBlocks(await get(handler, { session }))
     await stream.next()
     await stream.cancel()
     await until(() => state.finished.some((id) => id.startsWith(`${session}.get-`)), 'the stream finishing')
@@ -287,7 +263,7 @@ describe('resuming a POST stream', () => {
     const params = { name: 'steps', arguments: {}, _meta: { progressToken: 'p' } }
     const response = await post(handler, { id: 9, method: 'tools/call', params }, { session })
     expect(response.headers.get('content-type')).toBe('text/event-stream')
-    const stream = blocks(response)
+    const stream = sseBlocks(response)
     const events: string[] = []
     for (let block = await stream.next(); block !== undefined; block = await stream.next()) events.push(block)
     return events
@@ -309,7 +285,7 @@ describe('resuming a POST stream', () => {
     const { handler } = serve()
     const session = await initialize(handler)
     const events = await streamedCall(handler, session)
-    const resumed = blocks(await get(handler, { session, headers: { 'last-event-id': idOf(events[1])! } }))
+    const resumed = sseBlocks(await get(handler, { session, headers: { 'last-event-id': idOf(events[1])! } }))
     expect(await resumed.next()).toBe(events[2])
     expect(await resumed.next()).toBe(events[3])
     expect(await resumed.next()).toBeUndefined()
@@ -321,7 +297,7 @@ describe('resuming a POST stream', () => {
     const other = await initialize(handler)
     const events = await streamedCall(handler, owner)
     const response = await get(handler, { session: other, headers: { 'last-event-id': idOf(events[1])! } })
-    const stream = blocks(response)
+    const stream = sseBlocks(response)
     const first = await stream.next()
     expect(idOf(first)?.startsWith(`${other}.get-`)).toBe(true)
     expect(first).not.toContain('progress')

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { fetchClient } from '../../../../../test/helpers/fetch-client.ts'
 import { type Json, readReply, resultOf, textOf } from '../../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { sseBlocks } from '../../../../../test/helpers/sse-events.ts'
 import { createServer } from '../../server/create-server.ts'
 
 function deferred<T = void>() {
@@ -27,27 +28,6 @@ function within<T>(promise: Promise<T>, what: string, ms = 2_000): Promise<T> {
     timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
-/** Reads an SSE body one event block at a time (undefined once the stream ended). */
-function blocks(response: Response) {
-  const reader = response.body!.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  const next = async (): Promise<string | undefined> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n')
-      if (end !== -1) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        return block
-      }
-      const { done, value } = await within(reader.read(), 'an SSE event')
-      if (done) return undefined
-      buffer += decoder.decode(value, { stream: true })
-    }
-  }
-  return { next, cancel: () => reader.cancel() }
 }
 
 const frame = (message: Json) => `event: message\ndata: ${JSON.stringify(message)}`
@@ -122,7 +102,7 @@ describe('lazy SSE', () => {
     expect(response.headers.get('content-type')).toBe('text/event-stream')
     expect(response.headers.get('cache-control')).toBe('no-cache, no-transform')
     expect(response.headers.get('x-accel-buffering')).toBe('no')
-    const stream = blocks(response)
+    const stream = sseBlocks(response)
     expect(await stream.next()).toBe(frame(progress('p', 1, 2)))
     gate.resolve()
     expect(await stream.next()).toBe(frame(progress('p', 2, 2)))
@@ -179,7 +159,7 @@ describe('the signal', () => {
       { name: 'watch', arguments: {} },
       { meta: { progressToken: 'w' } },
     )
-    const stream = blocks(response)
+    const stream = sseBlocks(response)
     expect(await stream.next()).toBe(frame(progress('w', 1)))
     await stream.cancel()
     const reason = await within(aborted.promise, 'the handler signal aborting')
