@@ -169,7 +169,30 @@ function storeViolations(tests: boolean): string[] {
   return out
 }
 
+/** `@tessera/auth` outside its tests: core (any entry point), jose, Node built-ins, its own files. */
+function authViolations(): string[] {
+  const src = join(ROOT, 'packages', 'auth', 'src')
+  const out: string[] = []
+  for (const file of listTsFiles(src).filter((f) => !isTestFile(f))) {
+    for (const ref of importsOf(file)) {
+      const { specifier } = ref
+      const edge = { file: repoPath(file), line: ref.line, specifier, target: undefined }
+      if (isRelative(specifier)) {
+        if (relative(src, resolveRelative(file, specifier)).startsWith('..')) out.push(show(edge))
+        continue
+      }
+      const pkg = packageOf(specifier)
+      if (pkg !== '@tessera/core' && pkg !== 'jose' && !isBuiltin(specifier)) out.push(show(edge))
+    }
+  }
+  return out
+}
+
 describe('dependency rule', () => {
+  it('authImportsOnlyCoreJoseAndNodeBuiltins', () => {
+    expect(authViolations()).toEqual([])
+  })
+
   it('findsTheCoreSourcesItChecks', () => {
     expect(coreFiles.length).toBeGreaterThan(20)
     expect(coreEdges.length).toBeGreaterThan(100)

@@ -9,7 +9,7 @@
  */
 import { request as httpRequest } from 'node:http'
 import type { AuthInfo, Logger } from '@tessera/core'
-import type { HeaderView } from '@tessera/core/http'
+import type { HttpAuthenticator } from '@tessera/core/http'
 import { freshId, type Json, type RpcId } from './json-rpc.ts'
 import { EventReader } from './sse-events.ts'
 
@@ -269,10 +269,12 @@ export function requestParts(
  * Simulated authentication: `Authorization: Bearer <json>` where the JSON is the AuthInfo itself;
  * no header means anonymous.
  */
-export function bearerJsonAuth(headers: HeaderView): AuthInfo | undefined {
-  const value = headers.get('authorization')
-  if (value === undefined || !value.startsWith('Bearer ')) return undefined
-  return JSON.parse(value.slice('Bearer '.length)) as AuthInfo
+export const bearerJsonAuth: HttpAuthenticator = {
+  authenticate({ headers }) {
+    const value = headers.get('authorization')
+    if (value === undefined || !value.startsWith('Bearer ')) return undefined
+    return JSON.parse(value.slice('Bearer '.length)) as AuthInfo
+  },
 }
 
 export function bearer(auth: AuthInfo): Record<string, string> {

@@ -34,6 +34,7 @@ function server(options: Partial<ServerOptions> = {}): McpServer {
     ...options,
   })
   app.tool('plain', { description: 'Answers' }, () => 'ok')
+  app.tool('guarded', { description: 'Needs a scope', scopes: ['ops:write'] }, () => 'ok')
   app.tool('asks', { description: 'Asks for a name' }, async (_a, ctx) => {
     const form = elicitForm({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } })
     await ctx.ask('name', form)
@@ -224,12 +225,15 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
   TESSERA_UNAUTHORIZED: () =>
     call(
       http(server(), {
-        authenticate: () => {
-          throw new Error('no token')
+        auth: {
+          authenticate: () => {
+            throw new Error('no token')
+          },
         },
       }),
       'tools/list',
     ),
+  TESSERA_INSUFFICIENT_SCOPE: () => call(http(server()), 'tools/call', { name: 'guarded', arguments: {} }),
   TESSERA_FORBIDDEN: () => send(http(server()), '{}', { ...postHeaders, origin: 'https://evil.example' }),
   TESSERA_METHOD_NOT_ALLOWED: () => send(http(server()), '', {}, { method: 'PUT' }),
   TESSERA_NOT_ACCEPTABLE: () => send(http(server()), '{}', { ...postHeaders, accept: 'text/plain' }),

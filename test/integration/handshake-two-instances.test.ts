@@ -210,11 +210,11 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
   it('refuses a session of A on B for another principal', async () => {
     const aAuth = await listen(build('A2'), {
       port: 0,
-      authenticate: () => ({ subject: 'alice', issuer: 'idp' }),
+      auth: { authenticate: () => ({ subject: 'alice', issuer: 'idp' }) },
     })
     const bAuth = await listen(build('B2'), {
       port: 0,
-      authenticate: () => ({ subject: 'mallory', issuer: 'idp' }),
+      auth: { authenticate: () => ({ subject: 'mallory', issuer: 'idp' }) },
     })
     try {
       const onA = await HandshakeClient.connect(aAuth.url)

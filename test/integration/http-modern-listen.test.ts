@@ -190,10 +190,12 @@ describe('subscriptions/listen', () => {
     })
     const running = await listen(app, {
       port: 0,
-      authenticate: async () => {
-        entered()
-        await sleep(100)
-        return undefined
+      auth: {
+        authenticate: async () => {
+          entered()
+          await sleep(100)
+          return undefined
+        },
       },
     })
     // The handshake era follows the bus from the start: count only what the listen adds.

@@ -38,6 +38,7 @@ import { memoryReplayStore } from '@tessera/core/ports'
 import { paramHeaders } from '@tessera/core/protocol'
 import { serveStdio } from '@tessera/core/stdio'
 import { createTestClient } from '@tessera/core/testing'
+import { jwtVerifier, oauthResourceServer } from '@tessera/auth'
 import { postgresStores } from '@tessera/store-postgres'
 import { redisStores } from '@tessera/store-redis'
 import { sqliteStores } from '@tessera/store-sqlite'
@@ -58,6 +59,7 @@ app.tool(
 export const entryPoints = [
   createStateKeyFile, serveCluster, createFetchHandler, createNodeListener, listen, memoryReplayStore,
   paramHeaders, serveStdio, createTestClient, postgresStores, redisStores, sqliteStores,
+  oauthResourceServer, jwtVerifier,
 ]
 `
 
@@ -89,6 +91,7 @@ beforeAll(async () => {
       private: true,
       type: 'module',
       dependencies: {
+        '@tessera/auth': file('@tessera/auth'),
         '@tessera/core': file('@tessera/core'),
         '@tessera/store-sqlite': file('@tessera/store-sqlite'),
         '@tessera/store-redis': file('@tessera/store-redis'),

@@ -24,6 +24,16 @@ export interface AppConfig {
   keysPath: string
   store: StoreChoice
   logLevel: string
+  /** OAuth: tokens from this issuer, for this audience, signed by keys of this JWKS. */
+  auth: AuthChoice | undefined
+}
+
+export interface AuthChoice {
+  issuer: string
+  audience: string
+  /** A JWKS URL, or the path of a JWKS file. */
+  jwks: string
+  dpop: boolean
 }
 
 export type CliResult =
@@ -51,6 +61,11 @@ Options:
   --keys FILE        requestState key file (default: DIR/state-keys.json, created on first start)
   --redis URL        keep single-use records and the deployment log in Redis (several hosts)
   --postgres URL     keep single-use records and the deployment log in PostgreSQL (several hosts)
+  --auth-issuer URL  require OAuth access tokens from this issuer (with the two options below);
+                     reads then need the scope ops:read, rollback needs ops:rollback
+  --auth-audience URL  this server's URL as tokens name it (their aud), e.g. http://127.0.0.1:3000/mcp
+  --auth-jwks FILE|URL  the issuer's public keys (a JWKS file or URL)
+  --auth-dpop        also accept DPoP-bound tokens (each proof used once, across workers)
   -h, --help         show this text
 
 Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
@@ -71,6 +86,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
     return { kind: 'error', message: 'the port (--port or PORT) must be an integer from 0 to 65535.' }
   if (values.stdio && values.workers !== undefined)
     return { kind: 'error', message: '--stdio and --workers cannot be combined.' }
+  const authFlags = [values['auth-issuer'], values['auth-audience'], values['auth-jwks']]
+  if (authFlags.some((v) => v !== undefined) && !authFlags.every((v) => v !== undefined))
+    return { kind: 'error', message: '--auth-issuer, --auth-audience and --auth-jwks go together.' }
+  if (values['auth-dpop'] && values['auth-issuer'] === undefined)
+    return { kind: 'error', message: '--auth-dpop needs --auth-issuer, --auth-audience and --auth-jwks.' }
+  if (values.stdio && values['auth-issuer'] !== undefined)
+    return { kind: 'error', message: 'stdio carries no tokens: --auth-* options are for HTTP.' }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }
@@ -95,6 +117,17 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       keysPath: resolve(values.keys ?? resolve(dataDir, 'state-keys.json')),
       store,
       logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+      auth:
+        values['auth-issuer'] === undefined
+          ? undefined
+          : {
+              issuer: values['auth-issuer'],
+              audience: values['auth-audience']!,
+              jwks: /^https?:\/\//.test(values['auth-jwks']!)
+                ? values['auth-jwks']!
+                : resolve(values['auth-jwks']!),
+              dpop: values['auth-dpop'] === true,
+            },
     },
   }
 }
@@ -114,6 +147,10 @@ function parse(argv: readonly string[]) {
       keys: { type: 'string' },
       redis: { type: 'string' },
       postgres: { type: 'string' },
+      'auth-issuer': { type: 'string' },
+      'auth-audience': { type: 'string' },
+      'auth-jwks': { type: 'string' },
+      'auth-dpop': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })

@@ -8,6 +8,7 @@ import { serveCluster } from '@tessera/core/cluster'
 import type { AppConfig } from './cli.ts'
 import type { AppLogger } from './logger.ts'
 import { type OpenOps, openOps, prepareData } from './runtime/open-ops.ts'
+import { opsAuth } from './runtime/ops-auth.ts'
 
 export async function serveWorkers(config: AppConfig, logger: AppLogger): Promise<void> {
   let ops: OpenOps | undefined
@@ -17,6 +18,8 @@ export async function serveWorkers(config: AppConfig, logger: AppLogger): Promis
     host: config.host,
     port: config.port,
     path: config.path,
+    // Built before this worker's server: DPoP proofs reach its store once it is open.
+    auth: config.auth ? opsAuth(config.auth, () => ops!.replay) : undefined,
     logger,
     prepare: async () => {
       await prepareData(config, logger)

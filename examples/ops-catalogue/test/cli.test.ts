@@ -22,8 +22,28 @@ describe('parseCli', () => {
         keysPath: resolve(DEFAULT_DATA_DIR, 'state-keys.json'),
         store: { kind: 'sqlite', path: resolve(DEFAULT_DATA_DIR, 'ops.sqlite') },
         logLevel: 'info',
+        auth: undefined,
       },
     })
+  })
+
+  it('turnsOnOAuthWithTheIssuerAudienceAndKeysTogether', () => {
+    const args = ['--auth-issuer', 'https://idp.example', '--auth-audience', 'http://127.0.0.1:3000/mcp']
+    const file = parseCli([...args, '--auth-jwks', 'keys/jwks.json'], {})
+    expect(file.kind === 'run' && file.config.auth).toEqual({
+      issuer: 'https://idp.example',
+      audience: 'http://127.0.0.1:3000/mcp',
+      jwks: resolve('keys/jwks.json'),
+      dpop: false,
+    })
+    const remote = parseCli([...args, '--auth-jwks', 'https://idp.example/jwks', '--auth-dpop'], {})
+    expect(remote.kind === 'run' && [remote.config.auth?.jwks, remote.config.auth?.dpop]).toEqual([
+      'https://idp.example/jwks',
+      true,
+    ])
+    expect(parseCli(args, {}).kind).toBe('error')
+    expect(parseCli(['--auth-dpop'], {}).kind).toBe('error')
+    expect(parseCli(['--stdio', ...args, '--auth-jwks', 'k.json'], {}).kind).toBe('error')
   })
 
   it('reads PORT and TESSERA_DATA_DIR; --data wins over the environment', () => {

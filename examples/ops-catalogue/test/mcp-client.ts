@@ -16,6 +16,7 @@ export interface JsonRpcError {
 
 export interface McpReply<R = Record<string, unknown>> {
   status: number
+  headers: Headers
   result?: R
   error?: JsonRpcError
 }
@@ -33,6 +34,8 @@ export interface ClientOptions {
   /** The client capabilities declared in every `_meta` (default: form elicitation). */
   capabilities?: Record<string, unknown>
   clientInfo?: { name: string; version: string }
+  /** Sent with every request (an `Authorization` header). */
+  headers?: Record<string, string>
 }
 
 const ADDRESSED: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -63,6 +66,7 @@ export class McpClient {
       Accept: 'application/json, text/event-stream',
       'MCP-Protocol-Version': PROTOCOL_VERSION,
       'Mcp-Method': method,
+      ...this.options.headers,
     }
     const field = ADDRESSED[method]
     if (field !== undefined && typeof params[field] === 'string')
@@ -74,7 +78,7 @@ export class McpClient {
       body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } }),
     })
     const body = (await readBody(response)) as { result?: R; error?: JsonRpcError }
-    return { status: response.status, result: body.result, error: body.error }
+    return { status: response.status, headers: response.headers, result: body.result, error: body.error }
   }
 
   discover() {

@@ -41,6 +41,7 @@ export const wireMappings = {
   TESSERA_NOT_FOUND: { jsonrpc: -32600, http: 404 },
   TESSERA_UNAUTHORIZED: { jsonrpc: -32600, http: 401 },
   TESSERA_FORBIDDEN: { jsonrpc: -32600, http: 403 },
+  TESSERA_INSUFFICIENT_SCOPE: { jsonrpc: -32600, http: 403 },
   TESSERA_METHOD_NOT_ALLOWED: { jsonrpc: -32600, http: 405 },
   TESSERA_NOT_ACCEPTABLE: { jsonrpc: -32600, http: 406 },
   TESSERA_REQUEST_TIMEOUT: { jsonrpc: -32600, http: 408 },

@@ -12,11 +12,12 @@ import { type OpsDeps, runbooksUri } from '../server/ops-deps.ts'
 
 const RECENT = 5
 
-export function registerIncidentTriage(app: McpServer, { catalogue, log }: OpsDeps): void {
+export function registerIncidentTriage(app: McpServer, { catalogue, log, scopes }: OpsDeps): void {
   app.prompt(
     'incident_triage',
     {
       title: 'Incident triage',
+      scopes: scopes.read,
       description: 'Start an incident triage for one service: status, recent deployments and its runbooks.',
       args: z.object({ service: z.string().describe('Service id, e.g. "checkout".') }),
       complete: { service: (value) => catalogue.complete(value) },

@@ -10,12 +10,13 @@ import { type OpsDeps, runbooksUri } from '../server/ops-deps.ts'
 
 export const CATALOGUE_URI = 'ops://catalogue'
 
-export function registerCatalogueResource(app: McpServer, { catalogue, log }: OpsDeps): void {
+export function registerCatalogueResource(app: McpServer, { catalogue, log, scopes }: OpsDeps): void {
   app.resource(
     CATALOGUE_URI,
     {
       name: 'catalogue',
       title: 'Service catalogue',
+      scopes: scopes.read,
       description: 'Every service: owner, tier, last health check and the version running now.',
       mimeType: 'application/json',
     },

@@ -9,12 +9,13 @@ import type { OpsDeps } from '../server/ops-deps.ts'
 
 export const RUNBOOKS_TEMPLATE = 'ops://runbooks/{service}'
 
-export function registerRunbooksResource(app: McpServer, { catalogue }: OpsDeps): void {
+export function registerRunbooksResource(app: McpServer, { catalogue, scopes }: OpsDeps): void {
   app.resourceTemplate(
     RUNBOOKS_TEMPLATE,
     {
       name: 'runbooks',
       title: 'Runbooks of a service',
+      scopes: scopes.read,
       description: 'What to do when a service misbehaves, in Markdown.',
       mimeType: 'text/markdown',
       complete: { service: (value) => catalogue.complete(value) },

@@ -5,6 +5,7 @@
  * process that starts first also creates the key file and seeds the log; workers only read them.
  */
 import { type McpServer, readStateKeyFile, type StateKey } from '@tessera/core'
+import type { ReplayStore } from '@tessera/core/ports'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import { loadCatalogue } from '../catalogue/load-catalogue.ts'
 import type { AppConfig } from '../cli.ts'
@@ -12,6 +13,7 @@ import { seedDeployments } from '../deployments/seed-deployments.ts'
 import { ensureStateKeys } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
+import { OAUTH_SCOPES } from '../server/ops-deps.ts'
 import { describeStore, openDeploymentLog, openStores } from './backends.ts'
 
 export interface OpenOps {
@@ -19,6 +21,8 @@ export interface OpenOps {
   catalogue: Catalogue
   /** Where the data lives, for log lines (no credentials). */
   store: string
+  /** The single-use store the server guards rollbacks with (DPoP proofs are recorded there too). */
+  replay: ReplayStore
   /** Closes the stores the server does not close itself (the deployment log). */
   closeLog(): Promise<void>
 }
@@ -71,13 +75,21 @@ export function openOps(
   const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
   const keys = prepared?.keys ?? readStateKeyFile(config.keysPath).keys
   const log = openDeploymentLog(config.store)
+  const stores = openStores(config.store)
   const app = createOpsServer({
     catalogue,
     log,
-    stores: openStores(config.store),
+    stores,
+    scopes: config.auth ? OAUTH_SCOPES : undefined,
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),
   })
-  return { app, catalogue, store: describeStore(config.store), closeLog: () => log.close() }
+  return {
+    app,
+    catalogue,
+    store: describeStore(config.store),
+    replay: stores.replay!,
+    closeLog: () => log.close(),
+  }
 }

@@ -8,6 +8,7 @@ import { listen, type RunningServer } from '@tessera/core/http'
 import type { AppConfig } from '../cli.ts'
 import type { AppLogger } from '../logger.ts'
 import { type OpenOps, openOps } from './open-ops.ts'
+import { opsAuth } from './ops-auth.ts'
 import { onShutdown } from './shutdown.ts'
 
 export interface HttpProcess {
@@ -20,7 +21,8 @@ export async function serveHttp(
   logger: AppLogger,
   ops: OpenOps = openOps(config, logger),
 ): Promise<HttpProcess> {
-  const running = await listen(ops.app, { host: config.host, port: config.port, path: config.path })
+  const auth = config.auth ? opsAuth(config.auth, () => ops.replay) : undefined
+  const running = await listen(ops.app, { host: config.host, port: config.port, path: config.path, auth })
   const stop = onShutdown(logger, async () => {
     await running.close()
     await ops.closeLog()

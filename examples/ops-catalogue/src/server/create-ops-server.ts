@@ -12,7 +12,7 @@ import { registerRunbooksResource } from '../resources/runbooks-resource.ts'
 import { registerDeploymentHistory } from '../tools/deployment-history.ts'
 import { registerRollback } from '../tools/rollback.ts'
 import { registerServiceStatus } from '../tools/service-status.ts'
-import type { OpsDeps } from './ops-deps.ts'
+import { NO_SCOPES, type OpsDeps, type OpsScopes } from './ops-deps.ts'
 
 export const SERVER_NAME = 'ops-catalogue'
 export const SERVER_VERSION = '1.0.0'
@@ -30,6 +30,8 @@ export interface OpsServerOptions {
   logger: Logger
   /** What the framework logs (refused states, duplicates); default: `logger`. */
   frameworkLogger?: Logger
+  /** The scopes reads and rollbacks need (with OAuth); default: none. */
+  scopes?: OpsScopes
 }
 
 const INSTRUCTIONS = [
@@ -51,7 +53,12 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
   })
-  const deps: OpsDeps = { catalogue: options.catalogue, log: options.log, logger: options.logger }
+  const deps: OpsDeps = {
+    catalogue: options.catalogue,
+    log: options.log,
+    logger: options.logger,
+    scopes: options.scopes ?? NO_SCOPES,
+  }
   registerServiceStatus(app, deps)
   registerDeploymentHistory(app, deps)
   registerRollback(app, deps)

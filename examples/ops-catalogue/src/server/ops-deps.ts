@@ -11,7 +11,18 @@ export interface OpsDeps {
   catalogue: Catalogue
   log: DeploymentLog
   logger: Logger
+  scopes: OpsScopes
 }
+
+/** The scopes each part of the server needs: none without authentication. */
+export interface OpsScopes {
+  read: readonly string[] | undefined
+  rollback: readonly string[] | undefined
+}
+
+export const NO_SCOPES: OpsScopes = { read: undefined, rollback: undefined }
+/** With OAuth: reading needs `ops:read`; a rollback needs `ops:rollback`. */
+export const OAUTH_SCOPES: OpsScopes = { read: ['ops:read'], rollback: ['ops:rollback'] }
 
 export function runbooksUri(service: string): string {
   return `ops://runbooks/${service}`

@@ -18,11 +18,12 @@ const output = z.object({
   deployments: z.array(deploymentShape),
 })
 
-export function registerDeploymentHistory(app: McpServer, { catalogue, log }: OpsDeps): void {
+export function registerDeploymentHistory(app: McpServer, { catalogue, log, scopes }: OpsDeps): void {
   app.tool(
     'deployment_history',
     {
       title: 'Deployment history',
+      scopes: scopes.read,
       description: 'Deployments and rollbacks of one service, newest first.',
       input: z.object({
         service: serviceArgument,

@@ -40,6 +40,7 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
     'rollback',
     {
       title: 'Roll a service back',
+      scopes: deps.scopes.rollback,
       description:
         'Rolls a service back to an earlier version. Without `version` it asks which one, offering the earlier ' +
         'versions, and acts only on an accepted answer, once.',

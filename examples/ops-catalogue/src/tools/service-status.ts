@@ -24,11 +24,12 @@ const output = z.object({
   runbooks: z.string(),
 })
 
-export function registerServiceStatus(app: McpServer, { catalogue, log }: OpsDeps): void {
+export function registerServiceStatus(app: McpServer, { catalogue, log, scopes }: OpsDeps): void {
   app.tool(
     'service_status',
     {
       title: 'Service status',
+      scopes: scopes.read,
       description: 'Owner, tier, last health check and the version running now for one service.',
       input: z.object({ service: serviceArgument }),
       output,

@@ -65,6 +65,12 @@ export interface ServerOptions {
   singleUse?: { leaseMs?: number }
   /** Advertise the (deprecated) logging capability and honour per-request `logLevel`. */
   logging?: boolean
+  /**
+   * List only the tools, prompts, resources and templates whose `scopes` the caller holds; those
+   * lists are then marked `cacheScope: "private"`. Default false: lists show everything, and a
+   * call without the scopes is refused with 403 either way.
+   */
+  listOnlyPermitted?: boolean
   /** Rounds a multi round-trip call may take before it is refused (default 16). */
   maxRounds?: number
   /** Put `serverInfo` in every result's `_meta` (default true, as the spec recommends). */
@@ -97,6 +103,7 @@ const OPTION_NAMES = new Set([
   'stores',
   'singleUse',
   'logging',
+  'listOnlyPermitted',
   'maxRounds',
   'serverInfoInResults',
   'logger',
@@ -288,6 +295,7 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
     bus: stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus()),
     logger,
     logging: options.logging === true,
+    listOnlyPermitted: options.listOnlyPermitted === true,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },
     handshake: undefined,
     capabilities: () => capabilitiesOf(core),

@@ -35,6 +35,8 @@ export interface ServerCore {
   readonly bus: NotificationBus
   readonly logger: Logger
   readonly logging: boolean
+  /** Lists show only what the caller's scopes permit (and are then private to it). */
+  readonly listOnlyPermitted: boolean
   /** Versions accepted per request (2026-07-28) and, when the handshake era is on, by initialize. */
   readonly versions: { modern: readonly string[]; handshake: readonly string[] }
   /** The 2025-11-25 handshake era on the same endpoint; undefined when turned off. */

@@ -109,6 +109,8 @@ export interface ToolConfig<
   icons?: Icon[]
   /** Consume each answered requestState at most once (see the single-use guide). */
   singleUse?: boolean
+  /** Scopes a caller must hold to use this (all of them); a caller without them gets 403. */
+  scopes?: readonly string[]
   _meta?: JsonObject
 }
 
@@ -127,6 +129,8 @@ export interface ResourceConfig {
   annotations?: Annotations
   /** Overrides the server's `resources/read` cache hint for this resource. */
   cache?: CacheHint
+  /** Scopes a caller must hold to use this (all of them); a caller without them gets 403. */
+  scopes?: readonly string[]
   _meta?: JsonObject
 }
 
@@ -177,6 +181,8 @@ export interface PromptConfig<A extends PromptArgumentsInput | undefined = Promp
   args?: A
   complete?: Record<string, Completer>
   icons?: Icon[]
+  /** Scopes a caller must hold to use this (all of them); a caller without them gets 403. */
+  scopes?: readonly string[]
   _meta?: JsonObject
 }
 

@@ -10,10 +10,13 @@
 import { createHash } from 'node:crypto'
 import { canonicalJson } from './canonical-json.ts'
 
+/** Who is calling, as the transport's authenticator established it. */
 export interface AuthInfo {
   issuer?: string
   clientId?: string
   subject?: string
+  /** The scopes the caller was granted: checked against the `scopes` of what it calls. */
+  scopes?: readonly string[]
   claims?: Record<string, unknown>
   token?: string
 }

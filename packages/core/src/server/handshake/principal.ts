@@ -6,8 +6,14 @@
 import { createHash } from 'node:crypto'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 
-export function principalKey(auth: AuthInfo | undefined): string {
+/**
+ * The key of `auth`: issuer, client and subject (never the token, so a refresh keeps the session).
+ * Undefined for an authenticated caller without a subject: two users of one client must never
+ * share a session, so such a caller gets none.
+ */
+export function principalKey(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return 'anonymous'
+  if (typeof auth.subject !== 'string' || auth.subject === '') return undefined
   const parts = JSON.stringify([auth.issuer ?? null, auth.clientId ?? null, auth.subject ?? null])
   return createHash('sha256').update(parts).digest('base64url')
 }

@@ -55,7 +55,14 @@ export class HandshakeSessions {
     auth: AuthInfo | undefined,
     options?: { local?: boolean },
   ): Promise<{ session: Session; result: Record<string, unknown> }> {
-    const opened = newSession(this.services.core, request.params, principalKey(auth))
+    const principal = principalKey(auth)
+    if (principal === undefined) {
+      throw new TesseraError(
+        'TESSERA_FORBIDDEN',
+        'Forbidden: the caller has no subject, so no session can be bound to it.',
+      )
+    }
+    const opened = newSession(this.services.core, request.params, principal)
     const local = options?.local === true
     const store = local
       ? memorySessionStore({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER })
@@ -79,7 +86,8 @@ export class HandshakeSessions {
       throw new TesseraError('TESSERA_SESSION_REQUIRED', 'Bad request: Mcp-Session-Id header is required.')
     }
     const record = sessionId.length > MAX_SESSION_ID ? undefined : await this.sessions.get(sessionId)
-    if (record === undefined || record.principal !== principalKey(auth)) {
+    const principal = principalKey(auth)
+    if (record === undefined || principal === undefined || record.principal !== principal) {
       throw new TesseraError('TESSERA_SESSION_NOT_FOUND', 'Session not found.')
     }
     if (versionHeader !== undefined && !this.services.core.versions.handshake.includes(versionHeader)) {

@@ -4,6 +4,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { requireScopes } from '../authorization.ts'
 import { RequestContext } from '../context.ts'
 import { RoundState } from '../mrtr/round-state.ts'
 import type { Completer } from '../types.ts'
@@ -54,12 +55,16 @@ function findCompleter(
     if (typeof ref.name !== 'string') invalidParams('ref.name must be a string.')
     const prompt = call.core.prompts.get(ref.name)
     if (!prompt) invalidParams(`unknown prompt '${clipped(ref.name)}'.`)
+    // Completions reveal values: they need what the prompt itself needs.
+    requireScopes(prompt.scopes, call.exchange.auth, `Prompt '${prompt.name}'`)
     return prompt.complete?.[argument]
   }
   if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') invalidParams('ref.uri must be a string.')
     const template = call.core.resources.getTemplate(ref.uri)
     if (!template && !call.core.resources.getStatic(ref.uri)) invalidParams('unknown resource reference.')
+    if (template)
+      requireScopes(template.scopes, call.exchange.auth, `Resource template '${clipped(ref.uri)}'`)
     return template?.complete?.[argument]
   }
   return invalidParams('ref.type must be "ref/prompt" or "ref/resource".')

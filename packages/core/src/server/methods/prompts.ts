@@ -5,6 +5,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { listed, requireScopes } from '../authorization.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
@@ -13,12 +14,14 @@ import type { GetPromptResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { promptResultFault } from './result-shape.ts'
 
-export function listPrompts({ core, params }: MethodCall): JsonObject {
-  const page = paginate('prompts', core.prompts.list(), params.cursor, core.pageSize)
+export function listPrompts({ core, params, exchange }: MethodCall): JsonObject {
+  const all = core.prompts.list()
+  const [items, hint] = listed(core, all, () => core.prompts.listFor(exchange.auth), core.cache.promptsList)
+  const page = paginate('prompts', items, params.cursor, core.pageSize)
   const result: JsonObject = { prompts: page.items }
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
-  result.ttlMs = core.cache.promptsList.ttlMs
-  result.cacheScope = core.cache.promptsList.cacheScope
+  result.ttlMs = hint.ttlMs
+  result.cacheScope = hint.cacheScope
   return result
 }
 
@@ -28,6 +31,7 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const prompt = core.prompts.get(name)
   if (prompt === undefined) invalidParams(`unknown prompt '${clipped(name)}'.`)
+  requireScopes(prompt.scopes, call.exchange.auth, `Prompt '${prompt.name}'`)
   const args = checkPromptArgs(prompt, params.arguments)
   if (!args.ok) invalidParams(`${args.message}.`)
   const result = await runInteractive<GetPromptResult>({

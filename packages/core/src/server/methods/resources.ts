@@ -6,6 +6,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { listed, requireScopes, scopedHint } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
@@ -14,14 +15,18 @@ import type { CacheHint, ReadResourceResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { resourceResultFault } from './result-shape.ts'
 
-export function listResources({ core, params }: MethodCall): JsonObject {
-  const page = paginate('resources', core.resources.list(), params.cursor, core.pageSize)
-  return listResult('resources', page, core.cache.resourcesList)
+export function listResources({ core, params, exchange }: MethodCall): JsonObject {
+  const all = core.resources.list()
+  const permitted = () => core.resources.listFor(exchange.auth)
+  const [items, hint] = listed(core, all, permitted, core.cache.resourcesList)
+  return listResult('resources', paginate('resources', items, params.cursor, core.pageSize), hint)
 }
 
-export function listResourceTemplates({ core, params }: MethodCall): JsonObject {
-  const page = paginate('templates', core.resources.listTemplates(), params.cursor, core.pageSize)
-  return listResult('resourceTemplates', page, core.cache.resourceTemplatesList)
+export function listResourceTemplates({ core, params, exchange }: MethodCall): JsonObject {
+  const all = core.resources.listTemplates()
+  const permitted = () => core.resources.listTemplatesFor(exchange.auth)
+  const [items, hint] = listed(core, all, permitted, core.cache.resourceTemplatesList)
+  return listResult('resourceTemplates', paginate('templates', items, params.cursor, core.pageSize), hint)
 }
 
 function listResult(
@@ -71,12 +76,21 @@ type Resolved = { result: ReadResourceResult; hint: CacheHint | undefined }
 async function resolve(call: MethodCall, uri: string, ctx: RequestContext): Promise<Resolved | undefined> {
   const resource = call.core.resources.getStatic(uri)
   if (resource) {
+    requireScopes(resource.scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
     const result = await run(call, uri, () => resource.handler(uri, ctx))
-    return { result: checked(call, uri, result), hint: resource.cache }
+    return {
+      result: checked(call, uri, result),
+      hint: scopedHint(resource.scopes, resource.cache ?? call.core.cache.resourcesRead),
+    }
   }
   for (const [template, vars] of call.core.resources.matching(uri)) {
+    requireScopes(template.scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
     const result = await run(call, uri, () => template.handler(uri, vars, ctx))
-    if (result !== undefined) return { result: checked(call, uri, result), hint: template.cache }
+    if (result !== undefined)
+      return {
+        result: checked(call, uri, result),
+        hint: scopedHint(template.scopes, template.cache ?? call.core.cache.resourcesRead),
+      }
   }
   return undefined
 }

@@ -8,6 +8,7 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
+import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
@@ -17,12 +18,18 @@ import type { CallToolResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { toolResultFault } from './result-shape.ts'
 
-export function listTools({ core, params }: MethodCall): JsonObject {
-  const page = paginate('tools', core.tools.list(), params.cursor, core.pageSize)
+export function listTools({ core, params, exchange }: MethodCall): JsonObject {
+  const [items, hint] = listed(
+    core,
+    core.tools.list(),
+    () => core.tools.listFor(exchange.auth),
+    core.cache.toolsList,
+  )
+  const page = paginate('tools', items, params.cursor, core.pageSize)
   const result: JsonObject = { tools: page.items }
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
-  result.ttlMs = core.cache.toolsList.ttlMs
-  result.cacheScope = core.cache.toolsList.cacheScope
+  result.ttlMs = hint.ttlMs
+  result.cacheScope = hint.cacheScope
   return result
 }
 
@@ -32,6 +39,7 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const tool = core.tools.get(name)
   if (tool === undefined) invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
+  requireScopes(tool.scopes, exchange.auth, `Tool '${tool.name}'`)
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)

@@ -11,6 +11,7 @@ import type {
   JsonRpcId,
   JsonRpcResponse,
 } from '../../protocol/jsonrpc/message.ts'
+import { InsufficientScopeError } from '../authorization.ts'
 
 export interface StreamSink {
   /** Sends one JSON-RPC message on the stream. */
@@ -27,6 +28,8 @@ export type ResponseReply = {
   body: JsonRpcResponse
   /** The body already serialized, when the pipeline could do it cheaper than a generic stringify. */
   encoded?: string
+  /** Every scope a refused call needs: an HTTP face adds its authenticator's challenge. */
+  requiredScopes?: readonly string[]
 }
 
 export type Reply =
@@ -61,6 +64,9 @@ export function failure(
   if (error.data !== undefined) object.data = error.data
   const body: JsonRpcResponse =
     id === undefined ? { jsonrpc: '2.0', error: object } : { jsonrpc: '2.0', id, error: object }
+  // A missing scope keeps its 403 in a session too: clients of both eras step up on it.
+  if (error instanceof InsufficientScopeError)
+    return { kind: 'response', status: error.httpStatus, body, requiredScopes: error.scopes }
   return { kind: 'response', status: inSession ? SuccessStatus.ok : error.httpStatus, body }
 }
 

@@ -8,9 +8,12 @@
 import { z } from 'zod'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { JsonSchema } from '../../schema/validator.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import type { Completer, PromptArgument, PromptConfig } from '../types.ts'
 import { assertName } from './names.ts'
+import { visibleTo } from './visible.ts'
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
 export type AnyPromptHandler = (args: Record<string, unknown>, ctx: RequestContext) => unknown
@@ -22,6 +25,7 @@ export interface RegisteredPrompt {
   readonly schema: z.ZodObject | undefined
   readonly complete: Record<string, Completer> | undefined
   readonly handler: AnyPromptHandler
+  readonly scopes: readonly string[]
 }
 
 export type PromptArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }
@@ -62,6 +66,7 @@ export class PromptRegistry {
       schema,
       complete: config.complete,
       handler,
+      scopes: registeredScopes(config.scopes, `Prompt '${name}'`),
     })
     this.listCache = undefined
   }
@@ -75,6 +80,11 @@ export class PromptRegistry {
   list(): readonly JsonObject[] {
     this.listCache ??= [...this.prompts.values()].map((p) => p.descriptor)
     return this.listCache
+  }
+
+  /** The descriptors of the prompts `auth` holds the scopes of. */
+  listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
+    return visibleTo(this.prompts.values(), auth) ?? this.list()
   }
 }
 

@@ -5,16 +5,20 @@
  * a template is registered once.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { registeredScopes } from '../authorization.ts'
 import { assertCacheHint } from '../cache-hints.ts'
 import type { RequestContext } from '../context.ts'
 import type { CacheHint, Completer, ResourceConfig, TemplateConfig } from '../types.ts'
 import { compileUriTemplate, type UriTemplate } from '../uri-template.ts'
+import { visibleTo } from './visible.ts'
 
 export interface RegisteredResource {
   readonly uri: string
   readonly descriptor: JsonObject
   readonly cache: CacheHint | undefined
   readonly handler: AnyResourceHandler
+  readonly scopes: readonly string[]
 }
 
 /** Handlers as the registry holds them: what they return is checked when they return. */
@@ -31,6 +35,7 @@ export interface RegisteredTemplate {
   readonly cache: CacheHint | undefined
   readonly complete: Record<string, Completer> | undefined
   readonly handler: AnyTemplateHandler
+  readonly scopes: readonly string[]
 }
 
 export class ResourceRegistry {
@@ -54,7 +59,13 @@ export class ResourceRegistry {
       throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
     assertCacheHint(config.cache)
-    this.resources.set(uri, { uri, descriptor: describe({ uri }, config), cache: config.cache, handler })
+    this.resources.set(uri, {
+      uri,
+      descriptor: describe({ uri }, config),
+      cache: config.cache,
+      handler,
+      scopes: registeredScopes(config.scopes, `Resource '${uri}'`),
+    })
     this.resourceList = undefined
   }
 
@@ -77,6 +88,7 @@ export class ResourceRegistry {
       cache: config.cache,
       complete: config.complete,
       handler,
+      scopes: registeredScopes(config.scopes, `Resource template '${uriTemplate}'`),
     })
     this.templateList = undefined
   }
@@ -112,6 +124,16 @@ export class ResourceRegistry {
   listTemplates(): readonly JsonObject[] {
     this.templateList ??= [...this.templates.values()].map((t) => t.descriptor)
     return this.templateList
+  }
+
+  /** The descriptors of the resources `auth` holds the scopes of. */
+  listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
+    return visibleTo(this.resources.values(), auth) ?? this.list()
+  }
+
+  /** The descriptors of the templates `auth` holds the scopes of. */
+  listTemplatesFor(auth: AuthInfo | undefined): readonly JsonObject[] {
+    return visibleTo(this.templates.values(), auth) ?? this.listTemplates()
   }
 }
 

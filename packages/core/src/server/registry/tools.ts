@@ -7,9 +7,12 @@
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import type { ToolConfig } from '../types.ts'
 import { assertName } from './names.ts'
+import { visibleTo } from './visible.ts'
 
 export interface RegisteredTool {
   readonly name: string
@@ -19,6 +22,7 @@ export interface RegisteredTool {
   readonly mirror: MirrorTable
   readonly handler: AnyToolHandler
   readonly singleUse: boolean
+  readonly scopes: readonly string[]
 }
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
@@ -68,6 +72,7 @@ export class ToolRegistry {
       mirror: buildMirrorTable(name, inputSchema),
       handler,
       singleUse: config.singleUse === true,
+      scopes: registeredScopes(config.scopes, `Tool '${name}'`),
     }
     this.tools.set(name, tool)
     this.listCache = undefined
@@ -84,6 +89,11 @@ export class ToolRegistry {
   list(): readonly JsonObject[] {
     this.listCache ??= [...this.tools.values()].map((t) => t.descriptor)
     return this.listCache
+  }
+
+  /** The descriptors of the tools `auth` holds the scopes of. */
+  listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
+    return visibleTo(this.tools.values(), auth) ?? this.list()
   }
 }
 

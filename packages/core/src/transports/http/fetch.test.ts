@@ -174,7 +174,7 @@ describe('failures and misuse', () => {
     )
     expect(() => handlerOf({ maxBodyBytes: 0 })).toThrow(RangeError)
     expect(() => handlerOf({ maxHeaderBytes: 1.5 })).toThrow(RangeError)
-    expect(() => handlerOf({ authenticate: 'yes' as unknown as HttpOptions['authenticate'] })).toThrow(
+    expect(() => handlerOf({ auth: { authenticate: 'yes' } as unknown as HttpOptions['auth'] })).toThrow(
       TypeError,
     )
   })
@@ -238,10 +238,12 @@ describe('a listen stream whose client is gone', () => {
       authenticating = resolve
     })
     const handler = createFetchHandler(app({ bus: counting }), {
-      authenticate: async () => {
-        authenticating()
-        await gate
-        return undefined
+      auth: {
+        authenticate: async () => {
+          authenticating()
+          await gate
+          return undefined
+        },
       },
     })
     const controller = new AbortController()

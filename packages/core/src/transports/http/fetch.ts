@@ -7,6 +7,7 @@
 import { SuccessStatus } from '../../errors.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
+import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
@@ -22,6 +23,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   return async (request) => {
     const writer = new FetchReplyWriter(request.signal)
     const url = new URL(request.url)
+    if (serveDocument(resolved, url.pathname, request.method, writer)) return writer.response
     if (url.pathname !== resolved.path) {
       writeFault(writer, 'TESSERA_NOT_FOUND', 'Not found.')
       return writer.response
@@ -31,7 +33,12 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
       return writer.response
     }
     const headers = new FetchHeaderView(request.headers, url.host)
-    const input = { method: request.method, headers, body: () => readBody(request, resolved) }
+    const input = {
+      method: request.method,
+      target: url.pathname + url.search,
+      headers,
+      body: () => readBody(request, resolved),
+    }
     handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
       // A client that left mid-body is routine; anything else is a failure of ours.
       if (request.signal.aborted) door.logger.debug({ event: 'http_client_gone', err: error }, 'client left')

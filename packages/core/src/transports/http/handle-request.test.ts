@@ -89,7 +89,7 @@ describe('the order of the checks', () => {
 
   it('refusesAForeignOriginBeforeReadingTheBodyOrAuthenticating', async () => {
     const calls: string[] = []
-    const handler = handlerFor('modern', { authenticate: () => void calls.push('auth') })
+    const handler = handlerFor('modern', { auth: { authenticate: () => void calls.push('auth') } })
     const { body, state } = watchedBody(LIST.body)
     const reply = await send(handler, { body, headers: { origin: 'https://evil.example' } })
     expect(pick(reply)).toEqual(refusal(403, -32600, 'Forbidden: Origin is not allowed.'))
@@ -139,7 +139,7 @@ describe('the order of the checks', () => {
 
   it('refusesABadContentTypeWith415BeforeAuthenticating', async () => {
     const calls: string[] = []
-    const handler = handlerFor('modern', { authenticate: () => void calls.push('auth') })
+    const handler = handlerFor('modern', { auth: { authenticate: () => void calls.push('auth') } })
     for (const type of ['text/plain', 'application/jsonx', null]) {
       const reply = await send(handler, { headers: { 'content-type': type } })
       expect(pick(reply)).toEqual(
@@ -154,8 +154,10 @@ describe('the order of the checks', () => {
 
   it('refusesAnUnauthenticatedRequestWith401AndItsChallengeBeforeReadingTheBody', async () => {
     const handler = handlerFor('modern', {
-      authenticate: () => {
-        throw new HttpAuthError(401, 'Token expired.', 'Bearer error="invalid_token"')
+      auth: {
+        authenticate: () => {
+          throw new HttpAuthError(401, 'Token expired.', 'Bearer error="invalid_token"')
+        },
       },
     })
     const { body, state } = watchedBody(LIST.body)
@@ -167,8 +169,10 @@ describe('the order of the checks', () => {
 
   it('refusesAnInsufficientScopeWith403AndNoChallenge', async () => {
     const handler = handlerFor('modern', {
-      authenticate: async () => {
-        throw new HttpAuthError(403, 'Insufficient scope.')
+      auth: {
+        authenticate: async () => {
+          throw new HttpAuthError(403, 'Insufficient scope.')
+        },
       },
     })
     const reply = await send(handler)
@@ -178,8 +182,10 @@ describe('the order of the checks', () => {
 
   it('answers401WithoutTheMessageOfAnAuthenticatorThatFailed', async () => {
     const handler = handlerFor('modern', {
-      authenticate: () => {
-        throw new Error('connection to the token store refused')
+      auth: {
+        authenticate: () => {
+          throw new Error('connection to the token store refused')
+        },
       },
     })
     expect(pick(await send(handler))).toEqual(refusal(401, -32600, 'Unauthorized.'))
@@ -301,8 +307,10 @@ describe('era classification', () => {
 
   it('authenticatesGetAndDeleteBeforeLookingForTheSession', async () => {
     const handler = handlerFor('dual', {
-      authenticate: () => {
-        throw new HttpAuthError(401, 'Sign in first.', 'Bearer')
+      auth: {
+        authenticate: () => {
+          throw new HttpAuthError(401, 'Sign in first.', 'Bearer')
+        },
       },
     })
     for (const method of ['GET', 'DELETE']) {

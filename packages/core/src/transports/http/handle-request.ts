@@ -10,13 +10,13 @@ import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
-import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { encodeReply, failure, type Reply, type ServerDoor } from '../../server/door.ts'
+import { authenticateRequest, scopeChallenge } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
 import type { HttpInput } from './http-input.ts'
 import { openListenStream } from './listen-stream.ts'
-import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
+import type { ResolvedHttpOptions } from './options.ts'
 import { type ReplyWriter, writeFault, writeReply } from './reply-writer.ts'
 
 /** Answers one HTTP request on the MCP endpoint, whichever era it belongs to. */
@@ -36,7 +36,7 @@ export async function handleHttpRequest(
     })
   }
   if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
-  const auth = options.authenticate ? await authenticate(options, input, writer) : undefined
+  const auth = await authenticateRequest(options, input, writer)
   if (auth === false) return
   if (isStreamMethod && sessions) {
     const c = { sessions, options, input, writer, auth }
@@ -116,31 +116,14 @@ function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {
   return true
 }
 
-async function authenticate(
-  options: ResolvedHttpOptions,
-  input: HttpInput,
-  writer: ReplyWriter,
-): Promise<AuthInfo | undefined | false> {
-  try {
-    return await options.authenticate!(input.headers)
-  } catch (error) {
-    if (error instanceof HttpAuthError) {
-      const headers = error.wwwAuthenticate ? { 'www-authenticate': error.wwwAuthenticate } : undefined
-      writeReply(writer, failure(undefined, error), headers)
-    } else {
-      writeFault(writer, 'TESSERA_UNAUTHORIZED', 'Unauthorized.')
-    }
-    return false
-  }
-}
-
 function deliver(
   reply: Reply,
   exchange: HttpExchange,
   writer: ReplyWriter,
   options: ResolvedHttpOptions,
 ): void {
-  if (reply.kind === 'response') return exchange.respond(reply.status, encodeReply(reply))
+  if (reply.kind === 'response')
+    return exchange.respond(reply.status, encodeReply(reply), scopeChallenge(options, reply))
   if (reply.kind === 'accepted') return writer.empty(SuccessStatus.accepted)
   openListenStream(reply, writer, options.keepAliveMs)
 }

@@ -62,10 +62,10 @@ export class HandshakeHttpExchange implements Exchange {
   }
 
   /** Sends the final response (after every earlier event) and finishes the stream. */
-  async respond(reply: ResponseReply): Promise<void> {
+  async respond(reply: ResponseReply, headers?: Record<string, string>): Promise<void> {
     this.answered = true
     if (!this.stream) {
-      if (!this.writer.closed) this.writer.json(reply.status, encodeReply(reply))
+      if (!this.writer.closed) this.writer.json(reply.status, encodeReply(reply), headers)
       return
     }
     this.emit(reply.body as unknown as JsonObject)

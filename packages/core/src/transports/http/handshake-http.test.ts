@@ -38,7 +38,7 @@ function serve(options: { maxSessions?: number; events?: EventStore } = {}) {
     ctx.progress(2, 2)
     return 'stepped'
   })
-  return { app, handler: createFetchHandler(app, { authenticate: bearerJsonAuth }) }
+  return { app, handler: createFetchHandler(app, { auth: bearerJsonAuth }) }
 }
 
 interface Send {

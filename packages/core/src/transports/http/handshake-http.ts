@@ -15,6 +15,7 @@ import {
   type Session,
   toTesseraError,
 } from '../../server/door.ts'
+import { scopeChallenge } from './auth-http.ts'
 import { eventFrame, HandshakeHttpExchange, newStreamId, RETRY_MS } from './handshake-exchange.ts'
 import type { HttpInput } from './http-input.ts'
 import type { ResolvedHttpOptions } from './options.ts'
@@ -82,7 +83,7 @@ export async function handshakeMessage(c: HandshakeRequest, inbound: InboundMess
   const exchange = new HandshakeHttpExchange(c.input.headers, c.auth, c.writer, c.sessions.events, session.id)
   const reply = await session.request(inbound.message, exchange)
   if (reply === undefined) await exchange.abandon()
-  else await exchange.respond(reply)
+  else await exchange.respond(reply, scopeChallenge(c.options, reply))
 }
 
 export async function handshakeDelete(c: HandshakeRequest): Promise<void> {

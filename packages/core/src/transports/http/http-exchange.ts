@@ -38,7 +38,7 @@ export class HttpExchange implements Exchange {
   }
 
   /** Sends the final response (already serialized): on the SSE stream if one was opened, else as JSON. */
-  respond(status: number, text: string): void {
+  respond(status: number, text: string, headers?: Record<string, string>): void {
     this.done = true
     if (this.writer.closed) return
     if (this.stream) {
@@ -46,7 +46,7 @@ export class HttpExchange implements Exchange {
       this.stream.end()
       return
     }
-    this.writer.json(status, text)
+    this.writer.json(status, text, headers)
   }
 
   private abortUnlessDone(): void {

@@ -7,6 +7,8 @@ import type { HeaderView } from '../../protocol/modern/header-view.ts'
 
 export interface HttpInput {
   method: string
+  /** The request target as sent: path and query. */
+  target: string
   headers: HeaderView
   /**
    * Reads the body as text. Rejects with a `TesseraError` when it exceeds the size limit, does not

@@ -8,4 +8,9 @@ export type { HeaderView } from '../../protocol/modern/header-view.ts'
 export { createFetchHandler, type FetchHandler } from './fetch.ts'
 export { LISTENING_CHANNEL, type ListenOptions, listen, type RunningServer } from './listen.ts'
 export { createNodeListener, type NodeListener, type NodeListenerOptions } from './node-listener.ts'
-export { HttpAuthError, type HttpOptions } from './options.ts'
+export {
+  HttpAuthError,
+  type HttpAuthenticator,
+  type HttpAuthRequest,
+  type HttpOptions,
+} from './options.ts'

@@ -7,12 +7,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { doorOf, type McpServer } from '../../server/door.ts'
+import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import type { HttpInput } from './http-input.ts'
 import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
 import { NodeHeaderView } from './node-headers.ts'
 import { NodeReplyWriter } from './node-reply-writer.ts'
-import { type HttpOptions, resolveHttpOptions } from './options.ts'
+import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
 import { writeFault } from './reply-writer.ts'
 
 /**
@@ -46,6 +47,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   const resolved = resolveHttpOptions(options, options?.local ?? true)
   door.opened()
   return (req, res, next) => {
+    if (resolved.documents.size > 0 && serveDocumentOf(req as FrameworkRequest, resolved, res)) return
     if (!isEndpoint(req as FrameworkRequest, resolved.path)) {
       if (next) return next()
       return writeFault(new NodeReplyWriter(res), 'TESSERA_NOT_FOUND', 'Not found.')
@@ -53,6 +55,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
     const writer = new NodeReplyWriter(res)
     const input: HttpInput = {
       method: req.method ?? 'GET',
+      target: sentTarget(req as FrameworkRequest),
       headers: new NodeHeaderView(req),
       body: () => readNodeBody(req, resolved),
     }
@@ -64,6 +67,16 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       else res.destroy()
     })
   }
+}
+
+/** The request target the client sent: Express strips a mount point from `req.url`, not from `originalUrl`. */
+function sentTarget(req: FrameworkRequest): string {
+  return typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/')
+}
+
+/** The authenticator's documents sit at the root: found by the path the client sent. */
+function serveDocumentOf(req: FrameworkRequest, options: ResolvedHttpOptions, res: ServerResponse): boolean {
+  return serveDocument(options, pathOf(sentTarget(req)), req.method ?? 'GET', new NodeReplyWriter(res))
 }
 
 function isEndpoint(req: FrameworkRequest, path: string): boolean {

@@ -9,21 +9,55 @@ import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/h
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { BodyDeadlines } from './body-deadlines.ts'
 
+const AUTH_CODES = {
+  400: 'TESSERA_INVALID_REQUEST',
+  401: 'TESSERA_UNAUTHORIZED',
+  403: 'TESSERA_FORBIDDEN',
+} as const
+
 /**
- * Thrown by `authenticate` to refuse a request: 401 (with a `WWW-Authenticate` challenge) or 403.
- * `message` is what the client reads.
+ * Thrown by an authenticator to refuse a request: 400 (a malformed `Authorization`), 401 (with a
+ * `WWW-Authenticate` challenge) or 403. `message` is what the client reads.
  */
 export class HttpAuthError extends TesseraError {
   override readonly name = 'HttpAuthError'
 
   constructor(
-    status: 401 | 403,
+    status: 400 | 401 | 403,
     message: string,
     readonly wwwAuthenticate?: string,
+    /** Further headers of the refusal (a `DPoP-Nonce` to retry with). */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
-    if (status !== 401 && status !== 403) throw new RangeError('HttpAuthError status must be 401 or 403.')
-    super(status === 401 ? 'TESSERA_UNAUTHORIZED' : 'TESSERA_FORBIDDEN', message)
+    if (status !== 400 && status !== 401 && status !== 403)
+      throw new RangeError('HttpAuthError status must be 400, 401 or 403.')
+    super(AUTH_CODES[status], message)
   }
+}
+
+/** What an authenticator sees of a request. */
+export interface HttpAuthRequest {
+  /** The HTTP method (`POST`, `GET`, `DELETE`). */
+  readonly method: string
+  /** The request target as the client sent it: the path and the query, if any (`/mcp?a=1`). */
+  readonly target: string
+  readonly headers: HeaderView
+}
+
+/**
+ * Authentication for both HTTP faces: `oauthResourceServer()` of `@tessera/auth`, or an object
+ * of your own with an `authenticate` method.
+ */
+export interface HttpAuthenticator {
+  /** The caller of a request: undefined for anonymous; throw `HttpAuthError` to refuse. */
+  authenticate(request: HttpAuthRequest): AuthInfo | undefined | Promise<AuthInfo | undefined>
+  /**
+   * JSON documents answered on GET at these paths, beside the endpoint (OAuth Protected Resource
+   * Metadata), without authentication.
+   */
+  readonly documents?: Readonly<Record<string, unknown>>
+  /** The `WWW-Authenticate` value of a call refused for lack of `scopes` (all the call needs). */
+  insufficientScope?(scopes: readonly string[]): string
 }
 
 export interface HttpOptions {
@@ -46,8 +80,8 @@ export interface HttpOptions {
   bodyTimeoutMs?: number
   /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
   keepAliveMs?: number
-  /** Authenticates a request; return undefined for anonymous, throw HttpAuthError to refuse. */
-  authenticate?: (headers: HeaderView) => AuthInfo | undefined | Promise<AuthInfo | undefined>
+  /** Authenticates every request (see `HttpAuthenticator`); default: everyone is anonymous. */
+  auth?: HttpAuthenticator
 }
 
 export interface ResolvedHttpOptions {
@@ -59,12 +93,15 @@ export interface ResolvedHttpOptions {
   /** The deadlines of the bodies this listener is reading, on one shared timer. */
   bodyDeadlines: BodyDeadlines
   keepAliveMs: number
-  authenticate: HttpOptions['authenticate']
+  auth: HttpAuthenticator | undefined
+  /** The authenticator's documents by path, encoded once. */
+  documents: ReadonlyMap<string, string>
 }
 
 export function resolveHttpOptions(options: HttpOptions | undefined, local: boolean): ResolvedHttpOptions {
-  if (options?.authenticate !== undefined && typeof options.authenticate !== 'function')
-    throw new TypeError('authenticate must be a function.')
+  const auth = options?.auth
+  if (auth !== undefined && typeof auth?.authenticate !== 'function')
+    throw new TypeError('auth must be an object with an authenticate(request) method.')
   const protect = options?.dnsRebindingProtection !== false
   const hosts = options?.allowedHosts ?? (local ? LOCAL_HOSTS : undefined)
   const bodyTimeoutMs = positiveInteger(options?.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs')
@@ -78,6 +115,16 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     bodyTimeoutMs,
     bodyDeadlines: new BodyDeadlines(bodyTimeoutMs),
     keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
-    authenticate: options?.authenticate,
+    auth,
+    documents: encodedDocuments(auth?.documents),
   }
+}
+
+function encodedDocuments(documents: HttpAuthenticator['documents']): ReadonlyMap<string, string> {
+  const encoded = new Map<string, string>()
+  for (const [path, document] of Object.entries(documents ?? {})) {
+    if (!path.startsWith('/')) throw new TypeError(`auth document path '${path}' must start with '/'.`)
+    encoded.set(path, JSON.stringify(document))
+  }
+  return encoded
 }

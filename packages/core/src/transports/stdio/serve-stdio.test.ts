@@ -203,3 +203,31 @@ describe('the output stream', () => {
     expect(failed).toMatchObject({ obj: { err: { message: 'secret connection string' } } })
   })
 })
+
+describe('the principal', () => {
+  function scoped() {
+    const app = createServer({ name: 'stdio', version: '1.0.0', logger: silentLogger, handshake: false })
+    app.tool(
+      'whoami',
+      { description: 'Names the caller', scopes: ['ops:read'] },
+      (_a, ctx) => `${ctx.auth?.subject}`,
+    )
+    return app
+  }
+
+  it('servesTheConfiguredPrincipalToHandlersAndScopeChecks', async () => {
+    const io = start(scoped(), { auth: { issuer: 'local', subject: 'ann', scopes: ['ops:read'] } })
+    io.send({ id: 1, method: 'tools/call', params: call('whoami') })
+    expect(((await io.reply(1)).result as Json).content).toEqual([{ type: 'text', text: 'ann' }])
+    io.input.end()
+    await io.done
+  })
+
+  it('refusesAScopedCallWithoutAPrincipal', async () => {
+    const io = start(scoped())
+    io.send({ id: 1, method: 'tools/call', params: call('whoami') })
+    expect(((await io.reply(1)).error as Json).data).toEqual({ requiredScopes: ['ops:read'] })
+    io.input.end()
+    await io.done
+  })
+})

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { TesseraError } from '../../errors.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { doorOf, encodeReply, failure, type McpServer } from '../../server/door.ts'
 
 export interface StdioOptions {
@@ -16,6 +17,13 @@ export interface StdioOptions {
   output?: Writable
   /** Longest accepted line in bytes (default 4 MiB); longer lines are answered -32600. */
   maxLineBytes?: number
+  /**
+   * Who the server serves. stdio carries no tokens: the process that starts the server knows its
+   * user, so it says so here (a fixed principal, or one read from the environment). Bindings and
+   * scope checks use it as they use a verified token's principal; without it the caller is
+   * anonymous.
+   */
+  auth?: AuthInfo
 }
 
 export function serveStdio(server: McpServer, options?: StdioOptions): Promise<void> {
@@ -29,7 +37,7 @@ export function serveStdio(server: McpServer, options?: StdioOptions): Promise<v
     output.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`)
   }
   door.opened()
-  const connection = door.connect(write)
+  const connection = door.connect(write, options?.auth)
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })
   lines.on('line', (line) => {
     if (line.trim() === '') return
