@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dpopClient } from '../../../test/helpers/oauth.ts'
 import { DEV_ISSUER, devIssuerFiles, initDevIssuer, mintDevToken } from '../src/dev-token.ts'
 import { McpClient, type ToolResult } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
@@ -67,7 +68,7 @@ describe('the authenticated mode', () => {
       (
         (await operator.callTool('deployment_history', { service: 'checkout', limit: 50 }))
           .result as ToolResult
-      ).structuredContent?.deployments as Array<{ kind: string }>
+      ).structuredContent?.deployments as Array<{ kind: string; by: string }>
     const before = (await history()).filter((d) => d.kind === 'rollback').length
     const asked = (await operator.callTool('rollback', { service: 'checkout' })).result as ToolResult
     expect(asked.resultType).toBe('input_required')
@@ -80,6 +81,51 @@ describe('the authenticated mode', () => {
     expect((done.result as ToolResult).structuredContent).toMatchObject({ outcome: 'rolled_back' })
     // The same answer again is told the recorded outcome; it does not roll back a second time.
     await operator.callTool('rollback', { service: 'checkout' }, again)
-    expect((await history()).filter((d) => d.kind === 'rollback').length).toBe(before + 1)
+    const rollbacks = (await history()).filter((d) => d.kind === 'rollback')
+    expect(rollbacks.length).toBe(before + 1)
+    // The log names the token's subject as who rolled back.
+    expect(rollbacks[0]?.by).toBe('ann')
+  })
+})
+
+describe('the authenticated mode with DPoP', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-dpop-'))
+  let ops: OpsProcess
+  let url: string
+
+  beforeAll(async () => {
+    const port = await freePort()
+    url = `http://127.0.0.1:${port}/mcp`
+    await initDevIssuer(dir)
+    const flags = [
+      '--auth-issuer',
+      DEV_ISSUER,
+      '--auth-audience',
+      url,
+      '--auth-jwks',
+      devIssuerFiles(dir).jwks,
+    ]
+    ops = new OpsProcess(['--data', dir, ...flags, '--auth-dpop'], { PORT: String(port) })
+    await ops.waitForEvent('listening')
+  }, 30_000)
+
+  afterAll(async () => {
+    await ops?.stop()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('acceptsABoundTokenWithAFreshProofOnceAndRefusesItAsABearerToken', async () => {
+    const client = await dpopClient()
+    const token = await mintDevToken(dir, { scope: 'ops:read', audience: url, dpopJkt: client.jkt })
+    const proof = await client.proof('POST', url, token)
+    const withProof = new McpClient(url, { headers: { authorization: `DPoP ${token}`, dpop: proof } })
+    expect((await withProof.request('tools/list')).status).toBe(200)
+    const replayed = await withProof.request('tools/list')
+    expect(replayed.status).toBe(401)
+    expect(replayed.headers.get('www-authenticate')).toContain('error="invalid_dpop_proof"')
+    const asBearer = await new McpClient(url, { headers: { authorization: `Bearer ${token}` } }).request(
+      'tools/list',
+    )
+    expect(asBearer.status).toBe(401)
   })
 })

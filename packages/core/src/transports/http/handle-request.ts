@@ -36,7 +36,7 @@ export async function handleHttpRequest(
     })
   }
   if (input.method === 'POST' && !checkPostHeaders(input, writer)) return
-  const auth = await authenticateRequest(options, input, writer)
+  const auth = options.auth ? await authenticateRequest(options, input, writer) : undefined
   if (auth === false) return
   if (isStreamMethod && sessions) {
     const c = { sessions, options, input, writer, auth }
