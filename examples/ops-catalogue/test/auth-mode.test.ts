@@ -13,40 +13,44 @@ import { DEV_ISSUER, devIssuerFiles, initDevIssuer, mintDevToken } from '../src/
 import { McpClient, type ToolResult } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
 
-describe('the authenticated mode', () => {
+/** The demo with a development issuer and `extra` flags, for the tests of one describe block. */
+function useAuthenticatedDemo(extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-auth-'))
-  let ops: OpsProcess
-  let url: string
-
+  const demo = { dir, url: '' }
+  let ops: OpsProcess | undefined
   beforeAll(async () => {
     const port = await freePort()
-    url = `http://127.0.0.1:${port}/mcp`
+    demo.url = `http://127.0.0.1:${port}/mcp`
     await initDevIssuer(dir)
     const jwks = devIssuerFiles(dir).jwks
-    ops = new OpsProcess(
-      ['--data', dir, '--auth-issuer', DEV_ISSUER, '--auth-audience', url, '--auth-jwks', jwks],
-      { PORT: String(port) },
-    )
+    const flags = ['--auth-issuer', DEV_ISSUER, '--auth-audience', demo.url, '--auth-jwks', jwks, ...extra]
+    ops = new OpsProcess(['--data', dir, ...flags], { PORT: String(port) })
     await ops.waitForEvent('listening')
   }, 30_000)
-
   afterAll(async () => {
     await ops?.stop()
     rmSync(dir, { recursive: true, force: true })
   })
+  return demo
+}
 
-  const token = (scope: string) => mintDevToken(dir, { scope, audience: url, subject: 'ann' })
+describe('the authenticated mode', () => {
+  const demo = useAuthenticatedDemo()
+
+  const token = (scope: string) => mintDevToken(demo.dir, { scope, audience: demo.url, subject: 'ann' })
   const as = async (scope: string) =>
-    new McpClient(url, { headers: { authorization: `Bearer ${await token(scope)}` } })
+    new McpClient(demo.url, { headers: { authorization: `Bearer ${await token(scope)}` } })
 
   it('publishesItsMetadataAndAnswers401WithoutAToken', async () => {
-    const metadata = await (await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))).json()
+    const metadata = await (
+      await fetch(new URL('/.well-known/oauth-protected-resource/mcp', demo.url))
+    ).json()
     expect(metadata).toMatchObject({
-      resource: url,
+      resource: demo.url,
       authorization_servers: [DEV_ISSUER],
       scopes_supported: ['ops:read', 'ops:rollback'],
     })
-    const anonymous = await new McpClient(url).request('tools/list')
+    const anonymous = await new McpClient(demo.url).request('tools/list')
     expect(anonymous.status).toBe(401)
     expect(anonymous.headers.get('www-authenticate')).toContain('resource_metadata=')
   })
@@ -89,41 +93,18 @@ describe('the authenticated mode', () => {
 })
 
 describe('the authenticated mode with DPoP', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-dpop-'))
-  let ops: OpsProcess
-  let url: string
-
-  beforeAll(async () => {
-    const port = await freePort()
-    url = `http://127.0.0.1:${port}/mcp`
-    await initDevIssuer(dir)
-    const flags = [
-      '--auth-issuer',
-      DEV_ISSUER,
-      '--auth-audience',
-      url,
-      '--auth-jwks',
-      devIssuerFiles(dir).jwks,
-    ]
-    ops = new OpsProcess(['--data', dir, ...flags, '--auth-dpop'], { PORT: String(port) })
-    await ops.waitForEvent('listening')
-  }, 30_000)
-
-  afterAll(async () => {
-    await ops?.stop()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const demo = useAuthenticatedDemo(['--auth-dpop'])
 
   it('acceptsABoundTokenWithAFreshProofOnceAndRefusesItAsABearerToken', async () => {
     const client = await dpopClient()
-    const token = await mintDevToken(dir, { scope: 'ops:read', audience: url, dpopJkt: client.jkt })
-    const proof = await client.proof('POST', url, token)
-    const withProof = new McpClient(url, { headers: { authorization: `DPoP ${token}`, dpop: proof } })
+    const token = await mintDevToken(demo.dir, { scope: 'ops:read', audience: demo.url, dpopJkt: client.jkt })
+    const proof = await client.proof('POST', demo.url, token)
+    const withProof = new McpClient(demo.url, { headers: { authorization: `DPoP ${token}`, dpop: proof } })
     expect((await withProof.request('tools/list')).status).toBe(200)
     const replayed = await withProof.request('tools/list')
     expect(replayed.status).toBe(401)
     expect(replayed.headers.get('www-authenticate')).toContain('error="invalid_dpop_proof"')
-    const asBearer = await new McpClient(url, { headers: { authorization: `Bearer ${token}` } }).request(
+    const asBearer = await new McpClient(demo.url, { headers: { authorization: `Bearer ${token}` } }).request(
       'tools/list',
     )
     expect(asBearer.status).toBe(401)
