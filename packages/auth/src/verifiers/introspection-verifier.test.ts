@@ -194,6 +194,22 @@ describe('introspectionVerifier', () => {
     expect((await rejection(verifierFor(redirecting).verify(TOKEN))).reason).toBe('verifier-unavailable')
   })
 
+  it('readsNoAnswerLargerThan64KiB', async () => {
+    const server = await endpoint(() => active({ padding: 'x'.repeat(70 * 1024) }))
+    expect((await rejection(verifierFor(server).verify(TOKEN))).reason).toBe('verifier-unavailable')
+  })
+
+  it('refusesAPlainHttpEndpointThatIsNotLoopback', () => {
+    expect(() =>
+      introspectionVerifier({
+        endpoint: 'http://idp.example/introspect',
+        clientId: 'c',
+        clientSecret: 's',
+        audience: AUDIENCE,
+      }),
+    ).toThrow(/https URL/)
+  })
+
   it('refusesAnActiveAnswerWithMisshapenClaims', async () => {
     for (const claims of [{ scope: ['a'] }, { sub: '' }, { exp: '1' }, { iss: 7 }]) {
       const server = await endpoint(() => active(claims))

@@ -10,6 +10,7 @@
  * again.
  */
 import { type ExpiringCache, expiringCache, tokenKey } from './introspection-cache.ts'
+import { secureUrl } from './secure-url.ts'
 import {
   MAX_TOKEN_LENGTH,
   TokenRejectedError,
@@ -42,6 +43,7 @@ export interface IntrospectionVerifierOptions {
 type Answer = Record<string, unknown> & { active: boolean }
 
 const INACTIVE_TTL_MS = 5_000
+const MAX_ANSWER_BYTES = 64 * 1024
 const MAX_CLOCK_TOLERANCE_SEC = 300
 
 /** A verifier asking `options.endpoint` about each token, for resource `options.audience`. */
@@ -146,7 +148,11 @@ async function introspect(
   }
   let body: unknown
   try {
-    body = await response.json()
+    // An answer is a few hundred bytes: a larger one is not read into memory.
+    if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) throw new RangeError('too large')
+    const text = await response.text()
+    if (text.length > MAX_ANSWER_BYTES) throw new RangeError('too large')
+    body = JSON.parse(text)
   } catch {
     // No cause: a JSON parse error quotes the body, which could echo the token.
     throw new TokenRejectedError('verifier-unavailable')
@@ -184,9 +190,7 @@ function endpointUrl(endpoint: URL | string): URL {
   } catch {
     throw new TypeError('endpoint must be an absolute URL.')
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new TypeError('endpoint must be an http(s) URL.')
-  return url
+  return secureUrl(url, 'endpoint')
 }
 
 function nonEmptyString(value: unknown, name: string): string {

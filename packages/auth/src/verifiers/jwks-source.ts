@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose'
 import { type RemoteJwksOptions, remoteJwks } from './remote-jwks.ts'
+import { secureUrl } from './secure-url.ts'
 
 /** The keys could not be had (fetch failed, cooling down, a key would not import): not the token's fault. */
 export class KeySourceError extends Error {
@@ -19,7 +20,7 @@ export type JwksOption = URL | { keys: unknown[] } | string
 
 /** The resolver for `jwks`; a TypeError now if a local set is unreadable or invalid. */
 export function keySource(jwks: JwksOption, remote: RemoteJwksOptions): JWTVerifyGetKey {
-  const resolver = jwks instanceof URL ? remoteJwks(jwks, remote) : localJwks(jwks)
+  const resolver = jwks instanceof URL ? remoteJwks(secureUrl(jwks, 'jwks'), remote) : localJwks(jwks)
   return async (header, token) => {
     try {
       return await resolver(header, token)
