@@ -41,6 +41,18 @@ describe('DPoP-bound tokens', () => {
     expect(reply.status).toBe(200)
   })
 
+  it('stepUpWithADpopChallengeWhenAScopeIsMissing', async () => {
+    const f = await start({ dpop: true })
+    const client = await dpopClient()
+    const token = await f.authority.mint({ scope: 'ops:read', cnf: { jkt: client.jkt } })
+    const proof = await client.proof('POST', f.url, token)
+    const reply = await f.client.callTool('rollback', { service: 'api' }, dpopHeaders(token, proof))
+    expect(reply.status).toBe(403)
+    expect(reply.headers.get('www-authenticate')).toMatch(
+      /^DPoP algs="[^"]+", error="insufficient_scope", scope="ops:rollback", resource_metadata=/,
+    )
+  })
+
   it('areRefusedWithoutAProofOrAsPlainBearerTokens', async () => {
     const f = await start({ dpop: true })
     const client = await dpopClient()

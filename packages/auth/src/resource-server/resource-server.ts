@@ -164,13 +164,17 @@ export function oauthResourceServer(options: ResourceServerOptions): ResourceSer
     documents,
     metadata,
     metadataUrl: url,
-    insufficientScope: (scopes) =>
-      challenge('Bearer', {
+    // A DPoP-bound token steps up with DPoP: the client is asked in the scheme it uses.
+    insufficientScope: (scopes, auth) => {
+      const algs = dpop !== undefined && isDpopBound(auth) ? dpop.algorithms.join(' ') : undefined
+      return challenge(algs === undefined ? 'Bearer' : 'DPoP', {
+        algs,
         error: 'insufficient_scope',
         scope: scopes.join(' '),
         resource_metadata: url,
         error_description: 'The access token lacks a scope this call needs.',
-      }),
+      })
+    },
   }
 }
 
@@ -251,6 +255,11 @@ async function checkProof(
       })
     return proofRefused(`The DPoP proof was refused (${error.reason}).`)
   }
+}
+
+function isDpopBound(auth: AuthInfo | undefined): boolean {
+  const cnf = auth?.claims?.cnf
+  return typeof cnf === 'object' && cnf !== null && typeof (cnf as { jkt?: unknown }).jkt === 'string'
 }
 
 /** The principal every binding uses, and the scopes calls are checked against; never the token. */

@@ -40,9 +40,10 @@ export async function authenticateRequest(
 export function scopeChallenge(
   options: ResolvedHttpOptions,
   reply: ResponseReply,
+  auth: AuthInfo | undefined,
 ): Record<string, string> | undefined {
   if (reply.requiredScopes === undefined || options.auth?.insufficientScope === undefined) return undefined
-  return { 'www-authenticate': options.auth.insufficientScope(reply.requiredScopes) }
+  return { 'www-authenticate': options.auth.insufficientScope(reply.requiredScopes, auth) }
 }
 
 /**

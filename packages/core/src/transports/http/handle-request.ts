@@ -123,7 +123,7 @@ function deliver(
   options: ResolvedHttpOptions,
 ): void {
   if (reply.kind === 'response')
-    return exchange.respond(reply.status, encodeReply(reply), scopeChallenge(options, reply))
+    return exchange.respond(reply.status, encodeReply(reply), scopeChallenge(options, reply, exchange.auth))
   if (reply.kind === 'accepted') return writer.empty(SuccessStatus.accepted)
   openListenStream(reply, writer, options.keepAliveMs)
 }

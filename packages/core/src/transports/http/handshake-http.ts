@@ -83,7 +83,7 @@ export async function handshakeMessage(c: HandshakeRequest, inbound: InboundMess
   const exchange = new HandshakeHttpExchange(c.input.headers, c.auth, c.writer, c.sessions.events, session.id)
   const reply = await session.request(inbound.message, exchange)
   if (reply === undefined) await exchange.abandon()
-  else await exchange.respond(reply, scopeChallenge(c.options, reply))
+  else await exchange.respond(reply, scopeChallenge(c.options, reply, c.auth))
 }
 
 export async function handshakeDelete(c: HandshakeRequest): Promise<void> {

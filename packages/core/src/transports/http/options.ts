@@ -56,8 +56,11 @@ export interface HttpAuthenticator {
    * Metadata), without authentication.
    */
   readonly documents?: Readonly<Record<string, unknown>>
-  /** The `WWW-Authenticate` value of a call refused for lack of `scopes` (all the call needs). */
-  insufficientScope?(scopes: readonly string[]): string
+  /**
+   * The `WWW-Authenticate` value of a call by `auth` refused for lack of `scopes` (all the call
+   * needs).
+   */
+  insufficientScope?(scopes: readonly string[], auth: AuthInfo | undefined): string
 }
 
 export interface HttpOptions {
