@@ -3,7 +3,8 @@
  * What every store package's bundle must show, whatever its backend: a real server built on it
  * keeps what its instances share there, so a second bundle on the same backend and prefix (another
  * process or host) sees the session the server opened, holds the single-use record the first one
- * claimed, replays the events the first one appended, and hears what the server publishes. Each
+ * claimed, replays the events the first one appended, reads and changes the task the first one
+ * stored, and hears what the server publishes. Each
  * package's test adds where its backend put them (keys, tables, channels).
  */
 import { createServer, generateStateKey, type McpServer, type Stores } from '@tessera/core'
@@ -13,8 +14,9 @@ import { expect } from 'vitest'
 import { sampleStreamId } from './event-store-contract.ts'
 import { until } from './notification-bus-contract.ts'
 import { sampleSession } from './session-store-contract.ts'
+import { nextOf, sampleTask } from './task-store-contract.ts'
 
-export type FullStores = Required<Pick<Stores, 'replay' | 'sessions' | 'events'>> & Stores
+export type FullStores = Required<Pick<Stores, 'replay' | 'sessions' | 'events' | 'tasks'>> & Stores
 
 /** What `expectBundlesShare` used, for the backend-specific checks that follow it. */
 export interface Shared {
@@ -22,6 +24,7 @@ export interface Shared {
   sessionId: string
   replayKey: string
   streamId: string
+  taskId: string
 }
 
 /** Opens a 2025-11-25 session through the server's HTTP face; returns its id. */
@@ -84,6 +87,12 @@ export async function expectBundlesShare(stores: FullStores, other: FullStores):
   )
   expect(seen).toEqual([{ id: one, message: { jsonrpc: '2.0', method: 'notifications/x' } }])
 
+  const task = sampleTask()
+  expect(await stores.tasks.create(task)).toBe(true)
+  expect(await other.tasks.get(task.id)).toEqual(task)
+  expect(await other.tasks.replace(task.id, 1, nextOf(task, { status: 'cancelled' }))).toBe(true)
+  expect((await stores.tasks.get(task.id))?.status).toBe('cancelled')
+
   if (stores.bus && other.bus) {
     const events: ServerEvent[] = []
     other.bus.subscribe((event) => events.push(event))
@@ -91,7 +100,7 @@ export async function expectBundlesShare(stores: FullStores, other: FullStores):
     await until(() => events.length > 0, 'the update on the other bundle')
     expect(events).toEqual([{ type: 'resources/updated', uri: 'file:///bundle' }])
   }
-  return { server, sessionId, replayKey, streamId }
+  return { server, sessionId, replayKey, streamId, taskId: task.id }
 }
 
 export function closeAll(stores: Stores): Promise<unknown> {

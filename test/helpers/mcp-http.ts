@@ -82,7 +82,9 @@ export function mcpHeaders(method: string, params: Json): Record<string, string>
       ? params.uri
       : method === 'tools/call' || method === 'prompts/get'
         ? params.name
-        : undefined
+        : method.startsWith('tasks/')
+          ? params.taskId
+          : undefined
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name)
   return headers
 }

@@ -8,11 +8,13 @@ import { listen } from '@tessera/core/http'
 import { registerPrompts, registerResources, registerTriggers } from './catalogue.ts'
 import { registerContentTools } from './content-tools.ts'
 import { registerInteractiveTools } from './interactive-tools.ts'
+import { registerTaskTools } from './task-tools.ts'
 
 export function createConformanceServer() {
   const app = createServer({ name: 'tessera-conformance', version: '0.1.0', logging: true })
   registerContentTools(app)
   registerInteractiveTools(app)
+  registerTaskTools(app)
   registerTriggers(app)
   registerResources(app)
   registerPrompts(app)

@@ -26,6 +26,8 @@ export interface AppConfig {
   logLevel: string
   /** OAuth: tokens from this issuer, for this audience, signed by keys of this JWKS. */
   auth: AuthChoice | undefined
+  /** How long a rollback takes to roll out. */
+  rollbackSeconds: number
 }
 
 export interface AuthChoice {
@@ -66,6 +68,8 @@ Options:
   --auth-audience URL  this server's URL as tokens name it (their aud), e.g. http://127.0.0.1:3000/mcp
   --auth-jwks FILE|URL  the issuer's public keys (a JWKS file or URL)
   --auth-dpop        also accept DPoP-bound tokens (each proof used once, across workers)
+  --rollback-seconds N  how long a rollback takes to roll out (default 3; 0 to 600): a client that
+                     declares the tasks extension gets a task to poll, any other waits
   -h, --help         show this text
 
 Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
@@ -93,6 +97,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
     return { kind: 'error', message: '--auth-dpop needs --auth-issuer, --auth-audience and --auth-jwks.' }
   if (values.stdio && values['auth-issuer'] !== undefined)
     return { kind: 'error', message: 'stdio carries no tokens: --auth-* options are for HTTP.' }
+  const rollbackSeconds = integer(values['rollback-seconds'] ?? '3', 0, 600)
+  if (rollbackSeconds === undefined)
+    return { kind: 'error', message: '--rollback-seconds must be an integer from 0 to 600.' }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }
@@ -117,6 +124,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       keysPath: resolve(values.keys ?? resolve(dataDir, 'state-keys.json')),
       store,
       logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+      rollbackSeconds,
       auth:
         values['auth-issuer'] === undefined
           ? undefined
@@ -151,6 +159,7 @@ function parse(argv: readonly string[]) {
       'auth-audience': { type: 'string' },
       'auth-jwks': { type: 'string' },
       'auth-dpop': { type: 'boolean' },
+      'rollback-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })

@@ -24,7 +24,7 @@ function useAuthenticatedDemo(extra: string[] = []) {
     await initDevIssuer(dir)
     const jwks = devIssuerFiles(dir).jwks
     const flags = ['--auth-issuer', DEV_ISSUER, '--auth-audience', demo.url, '--auth-jwks', jwks, ...extra]
-    ops = new OpsProcess(['--data', dir, ...flags], { PORT: String(port) })
+    ops = new OpsProcess(['--data', dir, '--rollback-seconds', '0', ...flags], { PORT: String(port) })
     await ops.waitForEvent('listening')
   }, 30_000)
   afterAll(async () => {

@@ -23,8 +23,20 @@ describe('parseCli', () => {
         store: { kind: 'sqlite', path: resolve(DEFAULT_DATA_DIR, 'ops.sqlite') },
         logLevel: 'info',
         auth: undefined,
+        rollbackSeconds: 3,
       },
     })
+  })
+
+  it('takesTheRollbackDurationInWholeSecondsFrom0To600', () => {
+    const quick = parseCli(['--rollback-seconds', '0'], {})
+    expect(quick.kind === 'run' && quick.config.rollbackSeconds).toBe(0)
+    for (const bad of ['601', '1.5', 'soon']) {
+      expect(parseCli(['--rollback-seconds', bad], {})).toEqual({
+        kind: 'error',
+        message: '--rollback-seconds must be an integer from 0 to 600.',
+      })
+    }
   })
 
   it('turnsOnOAuthWithTheIssuerAudienceAndKeysTogether', () => {

@@ -24,7 +24,9 @@ let client: McpClient
 
 beforeAll(async () => {
   const port = await freePort()
-  ops = new OpsProcess(['--workers', String(WORKERS), '--data', dir], { PORT: String(port) })
+  ops = new OpsProcess(['--workers', String(WORKERS), '--data', dir, '--rollback-seconds', '0'], {
+    PORT: String(port),
+  })
   const ready = await ops.waitForEvent('cluster_listening')
   expect(ready.workers).toBe(WORKERS)
   client = new McpClient(`http://127.0.0.1:${port}/mcp`)

@@ -30,6 +30,9 @@ export interface ToolResult {
   requestState?: string
 }
 
+/** Capabilities of a client that answers forms and takes tasks. */
+export const TASK_CAPABILITIES = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }
+
 export interface ClientOptions {
   /** The client capabilities declared in every `_meta` (default: form elicitation). */
   capabilities?: Record<string, unknown>
@@ -38,10 +41,13 @@ export interface ClientOptions {
   headers?: Record<string, string>
 }
 
-const ADDRESSED: Readonly<Record<string, 'name' | 'uri'>> = {
+const ADDRESSED: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 }
 
 export class McpClient {

@@ -28,7 +28,7 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function startOpsServer(): Promise<TestServer> {
+export async function startOpsServer(options: { rollbackMs?: number } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-test-'))
   const db = join(dir, 'ops.sqlite')
   const catalogue = loadCatalogue(SHIPPED_CATALOGUE)
@@ -40,6 +40,7 @@ export async function startOpsServer(): Promise<TestServer> {
     stores: { replay: sqliteReplayStore({ path: db, table: 'ops_single_use' }) },
     stateKeys: [generateStateKey('test')],
     logger: silentLogger,
+    rollbackMs: options.rollbackMs,
   })
   const running = await listen(app, { host: '127.0.0.1', port: 0 })
   return {

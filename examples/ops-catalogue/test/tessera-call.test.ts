@@ -24,7 +24,7 @@ describe.skipIf(!hasTmux)('tessera call rollback in a terminal', () => {
 
   beforeAll(async () => {
     const port = await freePort()
-    ops = new OpsProcess(['--data', dir], { PORT: String(port) })
+    ops = new OpsProcess(['--data', dir, '--rollback-seconds', '0'], { PORT: String(port) })
     await ops.waitForEvent('listening')
     url = `http://127.0.0.1:${port}/mcp`
   }, 30_000)

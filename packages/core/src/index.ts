@@ -32,6 +32,7 @@ export {
   type HandshakeOptions,
   type McpServer,
   type ServerOptions,
+  type TaskOptions,
 } from './server/create-server.ts'
 export type { Logger } from './server/logger.ts'
 export type { AnswerOf, ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
@@ -53,6 +54,7 @@ export {
 } from './server/mrtr/input-requests.ts'
 export type { RequestStateOptions, StateMetrics } from './server/mrtr/state-service.ts'
 export type { Stores } from './server/stores.ts'
+export type { TaskHandle } from './server/tasks/task-handle.ts'
 export { ToolError } from './server/tool-error.ts'
 export type {
   Annotations,
@@ -83,4 +85,5 @@ export type {
   ToolConfig,
   ToolHandler,
   ToolResult,
+  ToolTaskOptions,
 } from './server/types.ts'

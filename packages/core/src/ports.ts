@@ -1,7 +1,7 @@
 /**
  * @module @tessera/core/ports
  * Everything a store or bus author needs, in one place: each port a server's instances share
- * (single-use records, handshake sessions, stream events, the event bus), the helpers every
+ * (single-use records, handshake sessions, stream events, tasks, the event bus), the helpers every
  * implementation of a port must use so they all agree (claim arguments, fences, the event-id
  * rule, session changes, the bus relay), and the in-memory implementation of each. An application
  * needs none of this: it passes a store package's bundle as `stores`.
@@ -49,6 +49,7 @@ export {
   type SessionRecord,
   type SessionStore,
 } from './server/handshake/session-store.ts'
+export type { RecordedAnswer } from './server/mrtr/round-state.ts'
 export {
   type BusRelay,
   type BusRelayOptions,
@@ -60,3 +61,16 @@ export {
   type ServerEventListener,
 } from './server/notification-bus.ts'
 export { closeTogether, type Stores } from './server/stores.ts'
+export type {
+  OutstandingInput,
+  TaskCall,
+  TaskRecord,
+  TaskStatus,
+} from './server/tasks/task-record.ts'
+export {
+  assertReplacement,
+  isExpired,
+  type MemoryTaskStoreOptions,
+  memoryTaskStore,
+  type TaskStore,
+} from './server/tasks/task-store.ts'

@@ -1,8 +1,8 @@
 /**
  * @module store-postgres
  * PostgreSQL stores for Tessera, shared by every host that reaches the database: single-use
- * records, the sessions and resumable stream events of the 2025-11-25 handshake era, and the
- * server event bus (LISTEN/NOTIFY). `postgresStores` builds all four over one pool; the factories
+ * records, tasks, the sessions and resumable stream events of the 2025-11-25 handshake era, and
+ * the server event bus (LISTEN/NOTIFY). `postgresStores` builds all of them over one pool; the factories
  * of each store remain for custom layouts.
  */
 export type { PostgresEventStoreOptions } from './postgres-event-store.ts'
@@ -15,3 +15,5 @@ export type { PostgresSessionStoreOptions } from './postgres-session-store.ts'
 export { postgresSessionStore } from './postgres-session-store.ts'
 export type { PostgresStores, PostgresStoresOptions } from './postgres-stores.ts'
 export { postgresStores } from './postgres-stores.ts'
+export type { PostgresTaskStoreOptions } from './postgres-task-store.ts'
+export { postgresTaskStore } from './postgres-task-store.ts'

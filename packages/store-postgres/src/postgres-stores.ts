@@ -1,9 +1,9 @@
 /**
  * @module postgres-stores
  * Everything the hosts of one server share, in one PostgreSQL database, over one pool: single-use
- * records, handshake-era sessions, resumable stream events (each on tables of its own) and the
- * event bus (LISTEN/NOTIFY, which holds one client of the pool while it listens). The pool is
- * ended once, when the last of the four stores is closed (the server closes them all in
+ * records, handshake-era sessions, resumable stream events, tasks (each on tables of its own) and
+ * the event bus (LISTEN/NOTIFY, which holds one client of the pool while it listens). The pool is
+ * ended once, when the last of the stores is closed (the server closes them all in
  * `close()`), and never when it is the caller's own pool.
  */
 import {
@@ -12,6 +12,7 @@ import {
   positiveInteger,
   type ReplayStore,
   type SessionStore,
+  type TaskStore,
 } from '@tessera/core/ports'
 import type pg from 'pg'
 import { createPool } from './postgres-client.ts'
@@ -19,6 +20,7 @@ import { postgresEventStore } from './postgres-event-store.ts'
 import { type PostgresNotificationBus, postgresNotificationBus } from './postgres-notification-bus.ts'
 import { postgresReplayStore } from './postgres-replay-store.ts'
 import { postgresSessionStore } from './postgres-session-store.ts'
+import { postgresTaskStore } from './postgres-task-store.ts'
 
 export interface PostgresStoresOptions {
   /** Connection string; the stores own that pool and end it with the last of them. */
@@ -28,7 +30,7 @@ export interface PostgresStoresOptions {
   /**
    * Prefix of the table names and of the channel (letters, digits, underscore):
    * `<prefix>single_use`, `<prefix>sessions`, `<prefix>stream_events` (and
-   * `<prefix>stream_events_streams`), channel `<prefix>bus`. Default `tessera_`.
+   * `<prefix>stream_events_streams`), `<prefix>tasks`, channel `<prefix>bus`. Default `tessera_`.
    */
   prefix?: string
   /** Bound on every call, including connecting and creating the tables. Default 2000. */
@@ -42,13 +44,14 @@ export interface PostgresStores {
   replay: ReplayStore
   sessions: SessionStore
   events: EventStore
+  tasks: TaskStore
   bus: PostgresNotificationBus
 }
 
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
 
 /**
- * The four stores of a server whose hosts share one PostgreSQL database.
+ * The stores of a server whose hosts share one PostgreSQL database.
  *
  * @example
  * ```ts
@@ -61,7 +64,7 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
  *   requestState: { keys }, // the same keys on every host
  *   stores: postgresStores({ connectionString: process.env.DATABASE_URL, prefix: 'catalogue_' }),
  * })
- * // server.close() closes the four stores, and ends the pool with the last of them.
+ * // server.close() closes the stores, and ends the pool with the last of them.
  * ```
  */
 export function postgresStores(options: PostgresStoresOptions): PostgresStores {
@@ -79,6 +82,7 @@ export function postgresStores(options: PostgresStoresOptions): PostgresStores {
         replay: postgresReplayStore({ pool, table: `${prefix}single_use`, timeoutMs }),
         sessions: postgresSessionStore({ pool, table: `${prefix}sessions`, timeoutMs }),
         events: postgresEventStore({ pool, table: `${prefix}stream_events`, timeoutMs }),
+        tasks: postgresTaskStore({ pool, table: `${prefix}tasks`, timeoutMs }),
         // Last: it starts listening at once, and nothing after it can fail.
         bus: postgresNotificationBus({ pool, channel: `${prefix}bus`, timeoutMs, onError: options.onError }),
       },

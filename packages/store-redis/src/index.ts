@@ -1,8 +1,8 @@
 /**
  * @module store-redis
- * Redis stores for Tessera deployments with several hosts: single-use records, handshake-era
- * sessions and resumable stream events, and the server event bus (pub/sub). `redisStores` builds
- * all four over one connection; the factories of each store remain for custom layouts.
+ * Redis stores for Tessera deployments with several hosts: single-use records, tasks,
+ * handshake-era sessions and resumable stream events, and the server event bus (pub/sub).
+ * `redisStores` builds all of them over one connection; the factories of each store remain for custom layouts.
  */
 export type { RedisEventStoreOptions } from './redis-event-store.ts'
 export { redisEventStore } from './redis-event-store.ts'
@@ -14,3 +14,5 @@ export type { RedisSessionStoreOptions } from './redis-session-store.ts'
 export { redisSessionStore } from './redis-session-store.ts'
 export type { RedisStores, RedisStoresOptions } from './redis-stores.ts'
 export { redisStores } from './redis-stores.ts'
+export type { RedisTaskStoreOptions } from './redis-task-store.ts'
+export { redisTaskStore } from './redis-task-store.ts'

@@ -49,6 +49,7 @@ describe.skipIf(!url)('redisStores', () => {
       expect(await admin!.exists(`${prefix}session:s:${shared.sessionId}`)).toBe(1)
       expect(await admin!.exists(`${prefix}single-use:${shared.replayKey}`)).toBe(1)
       expect(await admin!.exists(`${prefix}events:${shared.streamId}`)).toBe(1)
+      expect(await admin!.exists(`${prefix}task:${shared.taskId}`)).toBe(1)
     } finally {
       await shared.server.close()
       await closeAll(other)
@@ -73,6 +74,7 @@ describe.skipIf(!url)('redisStores', () => {
     const stores = redisStores({ url: url!, prefix: freshPrefix() })
     await stores.replay.close()
     await stores.sessions.close()
+    await stores.tasks.close()
     await stores.bus.close()
     await stores.bus.close()
     expect(quit).not.toHaveBeenCalled()

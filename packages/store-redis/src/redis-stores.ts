@@ -1,14 +1,14 @@
 /**
  * @module redis-stores
  * Everything the instances of one server share, in one Redis, over one connection: single-use
- * records, handshake-era sessions, resumable stream events and the event bus (which subscribes
- * on a duplicate of that connection, since SUBSCRIBE takes a connection for itself; a replay
- * that follows a stream live blocks on a duplicate too). The connection is closed once, when the
- * last of the four stores is closed (the server closes them all in `close()`), and never when it
+ * records, handshake-era sessions, resumable stream events, tasks and the event bus (which
+ * subscribes on a duplicate of that connection, since SUBSCRIBE takes a connection for itself; a
+ * replay that follows a stream live blocks on a duplicate too). The connection is closed once,
+ * when the last of the stores is closed (the server closes them all in `close()`), and never when it
  * is the caller's own client.
  */
 
-import type { EventStore, ReplayStore, SessionStore } from '@tessera/core/ports'
+import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
 import { closeTogether, positiveInteger } from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
 import { closeOwned, connect } from './redis-client.ts'
@@ -16,6 +16,7 @@ import { redisEventStore } from './redis-event-store.ts'
 import { type RedisNotificationBus, redisNotificationBus } from './redis-notification-bus.ts'
 import { redisReplayStore } from './redis-replay-store.ts'
 import { redisSessionStore } from './redis-session-store.ts'
+import { redisTaskStore } from './redis-task-store.ts'
 
 export interface RedisStoresOptions {
   /** Connection URL (`redis://…`); the stores own that connection and close it with the last of them. */
@@ -24,7 +25,7 @@ export interface RedisStoresOptions {
   client?: Redis
   /**
    * Prefix of every key and of the channel: `<prefix>single-use:…`, `<prefix>session:…`,
-   * `<prefix>events:…`, channel `<prefix>bus`. Default `tessera:`.
+   * `<prefix>events:…`, `<prefix>task:…`, channel `<prefix>bus`. Default `tessera:`.
    */
   prefix?: string
   /** Bound on every call, including connecting. Default 2000. */
@@ -38,11 +39,12 @@ export interface RedisStores {
   replay: ReplayStore
   sessions: SessionStore
   events: EventStore
+  tasks: TaskStore
   bus: RedisNotificationBus
 }
 
 /**
- * The four stores of a server whose instances share one Redis.
+ * The stores of a server whose instances share one Redis.
  *
  * @example
  * ```ts
@@ -55,7 +57,7 @@ export interface RedisStores {
  *   requestState: { keys }, // the same keys on every instance
  *   stores: redisStores({ url: process.env.REDIS_URL, prefix: 'catalogue:' }),
  * })
- * // server.close() closes the four stores, and the connection with the last of them.
+ * // server.close() closes the stores, and the connection with the last of them.
  * ```
  */
 export function redisStores(options: RedisStoresOptions): RedisStores {
@@ -70,6 +72,7 @@ export function redisStores(options: RedisStoresOptions): RedisStores {
         replay: redisReplayStore({ client, keyPrefix: `${prefix}single-use:`, timeoutMs }),
         sessions: redisSessionStore({ client, keyPrefix: `${prefix}session:`, timeoutMs }),
         events: redisEventStore({ client, keyPrefix: `${prefix}events:`, timeoutMs }),
+        tasks: redisTaskStore({ client, keyPrefix: `${prefix}task:`, timeoutMs }),
         bus: redisNotificationBus({ client, channel: `${prefix}bus`, onError: options.onError }),
       },
       () => closeOwned(client, owned),

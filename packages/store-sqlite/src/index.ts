@@ -1,8 +1,8 @@
 /**
  * @module store-sqlite
- * SQLite stores for Tessera, shared by the processes of one host: single-use records, and the
- * sessions and resumable stream events of the 2025-11-25 handshake era. `sqliteStores` builds
- * all three over one file; the factories of each store remain for custom layouts.
+ * SQLite stores for Tessera, shared by the processes of one host: single-use records, tasks, and
+ * the sessions and resumable stream events of the 2025-11-25 handshake era. `sqliteStores` builds
+ * all of them over one file; the factories of each store remain for custom layouts.
  */
 export type { SqliteEventStoreOptions } from './sqlite-event-store.ts'
 export { sqliteEventStore } from './sqlite-event-store.ts'
@@ -12,3 +12,5 @@ export type { SqliteSessionStoreOptions } from './sqlite-session-store.ts'
 export { sqliteSessionStore } from './sqlite-session-store.ts'
 export type { SqliteStores, SqliteStoresOptions } from './sqlite-stores.ts'
 export { sqliteStores } from './sqlite-stores.ts'
+export type { SqliteTaskStoreOptions } from './sqlite-task-store.ts'
+export { sqliteTaskStore } from './sqlite-task-store.ts'

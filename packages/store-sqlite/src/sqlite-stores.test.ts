@@ -1,7 +1,7 @@
 /**
  * @module sqlite-stores.test
  * The bundle: a real server built on `sqliteStores` keeps what it shares in the file (a session
- * opened through the server, a single-use record, a stream's events are all visible to a second
+ * opened through the server, a single-use record, a stream's events, a task are all visible to a second
  * bundle on the same file, as another process of the host would see them), on the tables its
  * prefix names, and the one database handle is closed exactly once, after the last store.
  */
@@ -47,6 +47,7 @@ describe('sqliteStores', () => {
           'bundle_sessions',
           'bundle_stream_events',
           'bundle_stream_events_streams',
+          'bundle_tasks',
         ]),
       )
     } finally {
@@ -58,9 +59,14 @@ describe('sqliteStores', () => {
   it('names its tables tessera_… by default', async () => {
     const stores = sqliteStores({ path })
     await stores.sessions.create(sampleSession())
-    await Promise.all([stores.replay.close(), stores.sessions.close(), stores.events.close()])
+    await closeAll(stores)
     expect(tables()).toEqual(
-      expect.arrayContaining(['tessera_single_use', 'tessera_sessions', 'tessera_stream_events']),
+      expect.arrayContaining([
+        'tessera_single_use',
+        'tessera_sessions',
+        'tessera_stream_events',
+        'tessera_tasks',
+      ]),
     )
   })
 
@@ -81,6 +87,7 @@ describe('sqliteStores', () => {
     const closes = vi.spyOn(Database.prototype, 'close')
     const stores = sqliteStores({ path })
     await stores.replay.close()
+    await stores.tasks.close()
     await stores.sessions.close()
     await stores.sessions.close()
     expect(closes).not.toHaveBeenCalled()

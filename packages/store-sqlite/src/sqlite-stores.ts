@@ -1,28 +1,29 @@
 /**
  * @module sqlite-stores
  * The SQLite stores of one server in one file, over one database handle: single-use records,
- * handshake-era sessions and resumable stream events, each on a table of its own. The handle is
- * opened once and closed once, when the last of the three stores is closed (the server closes
+ * handshake-era sessions, resumable stream events and tasks, each on a table of its own. The
+ * handle is opened once and closed once, when the last of the stores is closed (the server closes
  * them all in `close()`). It runs with `synchronous = FULL`, the level the single-use records
- * need to survive a power loss; sessions and events share it.
+ * need to survive a power loss (tasks need it too); sessions and events share it.
  *
  * There is no SQLite bus: the processes of one host that share the file are the workers of one
  * `node:cluster`, and their events travel with `clusterNotificationBus()` from
  * `@tessera/core/cluster`.
  */
-import type { EventStore, ReplayStore, SessionStore } from '@tessera/core/ports'
+import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
 import { closeTogether } from '@tessera/core/ports'
 import { openDatabase } from './sqlite-database.ts'
 import { sqliteEventStore } from './sqlite-event-store.ts'
 import { sqliteReplayStore } from './sqlite-replay-store.ts'
 import { sqliteSessionStore } from './sqlite-session-store.ts'
+import { sqliteTaskStore } from './sqlite-task-store.ts'
 
 export interface SqliteStoresOptions {
   /** Database file; every process of the host that serves the server opens the same one. */
   path: string
   /**
    * Prefix of the table names (letters, digits, underscore): `<prefix>single_use`,
-   * `<prefix>sessions`, `<prefix>stream_events` (and `<prefix>stream_events_streams`).
+   * `<prefix>sessions`, `<prefix>stream_events` (and `<prefix>stream_events_streams`), `<prefix>tasks`.
    * Default `tessera_`.
    */
   prefix?: string
@@ -38,6 +39,7 @@ export interface SqliteStores {
   replay: ReplayStore
   sessions: SessionStore
   events: EventStore
+  tasks: TaskStore
 }
 
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
@@ -57,7 +59,7 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
  *   version: '1.0.0',
  *   stores: { ...sqliteStores({ path: '/var/lib/catalogue/tessera.db' }), bus: clusterNotificationBus() },
  * })
- * // server.close() closes the three stores, and the database with the last of them.
+ * // server.close() closes the stores, and the database with the last of them.
  * ```
  */
 export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
@@ -74,6 +76,7 @@ export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
         replay: sqliteReplayStore({ database, table: `${prefix}single_use` }),
         sessions: sqliteSessionStore({ database, table: `${prefix}sessions` }),
         events: sqliteEventStore({ database, table: `${prefix}stream_events` }),
+        tasks: sqliteTaskStore({ database, table: `${prefix}tasks` }),
       },
       release,
     )

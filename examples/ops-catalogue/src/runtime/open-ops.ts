@@ -81,6 +81,7 @@ export function openOps(
     log,
     stores,
     scopes: config.auth ? OAUTH_SCOPES : undefined,
+    rollbackMs: config.rollbackSeconds * 1000,
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),

@@ -21,7 +21,7 @@ export interface OpsServerOptions {
   catalogue: Catalogue
   log: DeploymentLog
   /**
-   * Single-use records of answered rollbacks, 2025-11-25 sessions and stream events, and the bus
+   * Single-use records of answered rollbacks, their tasks, 2025-11-25 sessions and stream events, and the bus
    * between workers: every worker and host must share them.
    */
   stores: Stores
@@ -32,6 +32,8 @@ export interface OpsServerOptions {
   frameworkLogger?: Logger
   /** The scopes reads and rollbacks need (with OAuth); default: none. */
   scopes?: OpsScopes
+  /** How long a rollback takes to roll out (default 0: at once; `npm start` takes 3 s). */
+  rollbackMs?: number
 }
 
 const INSTRUCTIONS = [
@@ -58,6 +60,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     log: options.log,
     logger: options.logger,
     scopes: options.scopes ?? NO_SCOPES,
+    rollbackMs: options.rollbackMs ?? 0,
   }
   registerServiceStatus(app, deps)
   registerDeploymentHistory(app, deps)

@@ -12,6 +12,8 @@ export interface OpsDeps {
   log: DeploymentLog
   logger: Logger
   scopes: OpsScopes
+  /** How long a rollback takes to roll out, in milliseconds (0: at once). */
+  rollbackMs: number
 }
 
 /** The scopes each part of the server needs: none without authentication. */

@@ -14,6 +14,11 @@
  * of the sealed state is claimed before this handler runs, so one answer rolls back once, however
  * often and wherever it is re-sent. A call that names `version` carries no state and no nonce: it
  * is an ordinary call, checked against the current history and nothing more.
+ *
+ * A rollback takes time (`rollbackMs`: draining, switching, verifying). For a client that declared
+ * the tasks extension the call becomes a task once the question is answered: the client gets a
+ * task id at once and polls; a duplicate of the answer gets the same task. Cancelling the task
+ * before the switch leaves the service as it was. Any other client waits, with progress.
  */
 import { elicitForm, type McpServer, type RequestContext, type ToolResult } from '@tessera/core'
 import { z } from 'zod'
@@ -56,6 +61,7 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
       output,
       annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: false },
       singleUse: true,
+      task: { support: 'optional', start: 'handler' },
     },
     async ({ service, version }, ctx): Promise<RollbackResult> => {
       const entry = deps.catalogue.get(service)
@@ -118,6 +124,8 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
       `${to} is not an earlier version of ${entry.id} (running ${head.version}; earlier versions: ${choices}). Nothing was done.`,
     )
   }
+  await plan.ctx.startTask()
+  await rollingOut(deps, entry, plan)
   const appended = await deps.log.append(
     {
       service: entry.id,
@@ -151,6 +159,37 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
     ],
     structuredContent: { service: entry.id, outcome: 'rolled_back', from: head.version, to, deployment: d },
   }
+}
+
+/** The steps of a rollout, each a share of `rollbackMs`; a cancel before the switch stops it. */
+const STEPS = ['Draining traffic from', 'Switching', 'Verifying the health of'] as const
+
+async function rollingOut(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan): Promise<void> {
+  const { ctx } = plan
+  const each = deps.rollbackMs / STEPS.length
+  for (const [done, step] of STEPS.entries()) {
+    const message = `${step} ${entry.id} (${plan.head.version} → ${plan.to})`
+    ctx.task?.status(message)
+    ctx.progress(done, STEPS.length, message)
+    if (each > 0) await pause(each, ctx.signal)
+  }
+  ctx.progress(STEPS.length, STEPS.length, `${entry.id} runs ${plan.to}`)
+}
+
+/** Waits `ms`; rejects with the signal's reason as soon as it aborts (a cancelled task). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop)
+      resolve()
+    }, ms)
+    const stop = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', stop, { once: true })
+  })
 }
 
 /** For the audit trail only: the client names itself, which proves nothing, so it is never checked. */

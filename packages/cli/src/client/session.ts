@@ -2,12 +2,20 @@
  * @module session
  * One conversation with a server, in whichever era it speaks. 2026-07-28: `server/discover`
  * first, then every request stands alone with its `_meta` envelope and headers, and an
- * `input_required` result is answered and re-sent with its `requestState`. 2025-11-25:
+ * `input_required` result is answered and re-sent with its `requestState`, and a task (the server
+ * offers the extension, so the client declares it) is followed to its end. 2025-11-25:
  * `initialize` opens a session, and the server's questions arrive as requests of their own.
  * `auto` tries 2026-07-28 and falls back to `initialize` when the server does not speak it.
  */
-import { encodeHeaderValue, HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION } from '@tessera/core/protocol'
+import {
+  encodeHeaderValue,
+  HANDSHAKE_VERSIONS,
+  MetaKey,
+  MODERN_VERSION,
+  TASKS_EXTENSION,
+} from '@tessera/core/protocol'
 import type { Channel, RequestTraffic } from './channel.ts'
+import { followTask } from './follow-task.ts'
 import { freshId, isObject, type JsonObject, RpcError, resultOf, TransportError } from './json-rpc.ts'
 
 export type Era = 'modern' | 'legacy'
@@ -32,6 +40,8 @@ export interface RequestHandlers {
   ask?(asked: Asked): Promise<JsonObject>
   /** Extra headers for this request (the `Mcp-Param-*` mirrors of a tool call). */
   headers?: Record<string, string>
+  /** Stops waiting on a task (the task is asked to stop). */
+  signal?: AbortSignal
 }
 
 export interface ServerSummary {
@@ -78,8 +88,11 @@ function discover(channel: Channel, options: SessionOptions): Promise<JsonObject
   })
 }
 
-function modernSession(channel: Channel, options: SessionOptions, discovered: JsonObject): McpSession {
+function modernSession(channel: Channel, given: SessionOptions, discovered: JsonObject): McpSession {
   const meta = isObject(discovered._meta) ? discovered._meta : {}
+  const offered = isObject(discovered.capabilities) ? discovered.capabilities : {}
+  // Tasks are declared only to a server that offers them: then a long call comes back as a task.
+  const options = offersTasks(offered) ? withTasks(given) : given
   return {
     server: {
       era: 'modern',
@@ -111,6 +124,10 @@ function modernSession(channel: Channel, options: SessionOptions, discovered: Js
         const retry = { ...params, inputResponses: responses, requestState: result.requestState }
         result = await modernRequest(channel, options, method, retry, handlers)
       }
+      if (result.resultType === 'task') {
+        const send = (m: string, p: JsonObject) => modernRequest(channel, options, m, p, {})
+        return followTask(send, result, handlers, handlers.signal)
+      }
       return result
     },
     close: () => channel.close(),
@@ -118,6 +135,28 @@ function modernSession(channel: Channel, options: SessionOptions, discovered: Js
 }
 
 let progressTokens = 1
+
+/** The methods whose name (or URI, or task id) the `Mcp-Name` header mirrors. */
+const NAMED = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+])
+
+function offersTasks(capabilities: JsonObject): boolean {
+  return isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION])
+}
+
+function withTasks(options: SessionOptions): SessionOptions {
+  const extensions = isObject(options.capabilities.extensions) ? options.capabilities.extensions : {}
+  return {
+    ...options,
+    capabilities: { ...options.capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } },
+  }
+}
 
 async function modernRequest(
   channel: Channel,
@@ -138,9 +177,9 @@ async function modernRequest(
     'mcp-method': method,
     ...handlers.headers,
   }
-  const name = method === 'resources/read' ? params.uri : params.name
-  if (typeof name === 'string' && ['tools/call', 'prompts/get', 'resources/read'].includes(method))
-    headers['mcp-name'] = encodeHeaderValue(name)
+  const name =
+    method === 'resources/read' ? params.uri : method.startsWith('tasks/') ? params.taskId : params.name
+  if (typeof name === 'string' && NAMED.has(method)) headers['mcp-name'] = encodeHeaderValue(name)
   const response = await channel.request(
     { jsonrpc: '2.0', id: freshId(), method, params: { ...params, _meta: meta } },
     headers,

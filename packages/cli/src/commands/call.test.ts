@@ -55,6 +55,15 @@ describe.each(['modern', 'legacy'])('tessera call, %s era', (era) => {
     expect(declined.stdout).toBe('no order (decline)\n')
   })
 
+  it('followsATaskToItsResultAnsweringWhatItAsksOnTheWay', async () => {
+    const answers = { target: { action: 'accept', content: { os: 'linux' } } }
+    const { code, stdout, stderr } = await call('build', '--answers', JSON.stringify(answers))
+    expect(code).toBe(0)
+    // A 2026-07-28 server offering tasks gets the extension declared; a session runs it synchronously.
+    expect(stdout).toBe(`built for linux (${era === 'modern' ? 'as a task' : 'synchronously'})\n`)
+    expect(stderr).toContain('progress 1/2 compiling')
+  })
+
   it('exits3WhenTheServerAsksAndNothingCanAnswer', async () => {
     const { code, stderr } = await call('order')
     expect(code).toBe(3)
@@ -70,7 +79,9 @@ describe.each(['modern', 'legacy'])('tessera call, %s era', (era) => {
   it('refusesAToolTheServerDoesNotHaveNamingTheOnesItHas', async () => {
     const { code, stderr } = await call('nope')
     expect(code).toBe(64)
-    expect(stderr).toContain("The server has no tool 'nope' (tools: echo, fails, progress, order, route).")
+    expect(stderr).toContain(
+      "The server has no tool 'nope' (tools: echo, fails, progress, order, build, route).",
+    )
   })
 })
 

@@ -1,7 +1,8 @@
 /**
  * @module call
  * `tessera call <url> <tool>`: calls one tool in either era, asks the person at the terminal
- * whatever the server asks, shows progress as a bar, and prints the result (text as text,
+ * whatever the server asks, shows progress as a bar, follows a task to its end (Ctrl-C cancels
+ * it), and prints the result (text as text,
  * `structuredContent` as JSON). Exits 1 when the tool reports an error, 2 on a JSON-RPC error.
  */
 import { paramHeaders } from '@tessera/core/protocol'
@@ -37,24 +38,31 @@ export async function call(url: string | undefined, name: string, options: CallO
       const schema = isObject(tool.inputSchema) ? tool.inputSchema : {}
       const args = toolArguments(schema, options.json, options.arg ?? [])
       const ask = terminalAsker(answers)
-      const result = await session.request(
-        'tools/call',
-        { name, arguments: args },
-        {
-          headers: session.server.era === 'modern' ? paramHeaders({ name, inputSchema: schema }, args) : {},
-          onProgress: (p) => progress.update(p),
-          onLog: (log) => {
-            progress.pause()
-            process.stderr.write(
-              `[${String(log.level)}] ${typeof log.data === 'string' ? log.data : JSON.stringify(log.data)}\n`,
-            )
+      // Ctrl-C while a task runs asks the server to stop it before the command ends.
+      const interrupt = new AbortController()
+      const onInterrupt = () => interrupt.abort()
+      process.once('SIGINT', onInterrupt)
+      const result = await session
+        .request(
+          'tools/call',
+          { name, arguments: args },
+          {
+            headers: session.server.era === 'modern' ? paramHeaders({ name, inputSchema: schema }, args) : {},
+            onProgress: (p) => progress.update(p),
+            onLog: (log) => {
+              progress.pause()
+              process.stderr.write(
+                `[${String(log.level)}] ${typeof log.data === 'string' ? log.data : JSON.stringify(log.data)}\n`,
+              )
+            },
+            ask: (asked) => {
+              progress.pause()
+              return ask(asked)
+            },
+            signal: interrupt.signal,
           },
-          ask: (asked) => {
-            progress.pause()
-            return ask(asked)
-          },
-        },
-      )
+        )
+        .finally(() => process.off('SIGINT', onInterrupt))
       progress.end()
       process.stdout.write(`${renderToolResult(result)}\n`)
       return result.isError === true ? ExitCode.failed : ExitCode.ok

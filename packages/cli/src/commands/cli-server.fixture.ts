@@ -1,8 +1,8 @@
 /**
  * @module cli-server.fixture
  * The server the CLI tests call: typed arguments, a tool that reports an error, one that reports
- * progress, one that asks a form (a choice, a yes/no and a number), and one with an argument
- * mirrored into a header. `cliServer()` builds it; run as a script, it serves it over stdio.
+ * progress, one that asks a form (a choice, a yes/no and a number), one with an argument
+ * mirrored into a header, and one that runs as a task for a client that takes tasks. `cliServer()` builds it; run as a script, it serves it over stdio.
  */
 import { createServer, elicitForm, type McpServer, ToolError } from '@tessera/core'
 import { serveStdio } from '@tessera/core/stdio'
@@ -44,6 +44,23 @@ export function cliServer(): McpServer {
     const { size, gift, copies } = answer.content
     return `${copies} ${size}${gift ? ' gift-wrapped' : ''}`
   })
+  app.tool(
+    'build',
+    {
+      description: 'Builds as a task, asking for the target inside it',
+      task: { support: 'optional', pollIntervalMs: 100 },
+    },
+    async (_args, ctx) => {
+      const answer = await ctx.ask(
+        'target',
+        elicitForm({ message: 'Target?', schema: z.object({ os: z.enum(['linux', 'mac']) }) }),
+      )
+      if (answer.action !== 'accept') return 'nothing built'
+      ctx.progress(1, 2, 'compiling')
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      return `built for ${answer.content.os} (${ctx.task === undefined ? 'synchronously' : 'as a task'})`
+    },
+  )
   app.tool(
     'route',
     {

@@ -24,7 +24,7 @@ describe('tessera inspect', () => {
     expect(code).toBe(0)
     expect(stdout).toContain('cli-fixture 2.0.0')
     expect(stdout).toContain('protocol 2026-07-28 (stateless)')
-    expect(stdout).toContain('Tools (5)')
+    expect(stdout).toContain('Tools (6)')
     expect(stdout).toMatch(
       /echo\n\s+Echoes typed arguments\n\s+text: string \(required\)\n\s+count: integer \(optional\)/,
     )
@@ -35,7 +35,7 @@ describe('tessera inspect', () => {
     const { code, stdout } = await runCli(['inspect', running.url, '--era', 'legacy'])
     expect(code).toBe(0)
     expect(stdout).toContain('protocol 2025-11-25 (session)')
-    expect(stdout).toContain('Tools (5)')
+    expect(stdout).toContain('Tools (6)')
   })
 
   it('printsOneJsonDocumentWithJson', async () => {
@@ -48,6 +48,7 @@ describe('tessera inspect', () => {
       'fails',
       'progress',
       'order',
+      'build',
       'route',
     ])
   })
@@ -60,7 +61,7 @@ describe('tessera inspect', () => {
     ])
     expect(code).toBe(0)
     expect(stdout).toContain('cli-fixture 2.0.0')
-    expect(stdout).toContain('Tools (5)')
+    expect(stdout).toContain('Tools (6)')
   })
 
   it('exits3WhenTheServerCannotBeReachedAnd64OnBadUsage', async () => {

@@ -8,7 +8,7 @@ import { mirrorHeaders } from './modern/param-headers/check-param-headers.ts'
 import { buildMirrorTable } from './modern/param-headers/mirror-table.ts'
 
 export { decodeHeaderValue, encodeHeaderValue } from './modern/header-value.ts'
-export { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION } from './modern/vocabulary.ts'
+export { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION, TASKS_EXTENSION } from './modern/vocabulary.ts'
 
 /**
  * The `Mcp-Param-*` headers a 2026-07-28 `tools/call` of `tool` with `args` must carry, keyed by

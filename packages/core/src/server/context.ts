@@ -13,7 +13,8 @@ import type { Exchange } from './exchange.ts'
 import type { AnswerOf } from './mrtr/answers.ts'
 import { AskSignal } from './mrtr/ask-signal.ts'
 import { assertInputRequest, type InputRequest } from './mrtr/input-requests.ts'
-import type { RoundState } from './mrtr/round-state.ts'
+import type { RecordedAnswer, RoundState } from './mrtr/round-state.ts'
+import type { TaskHandle } from './tasks/task-handle.ts'
 
 /** `modern`: 2026-07-28, stateless. `handshake`: 2025-11-25, in a session opened by `initialize`. */
 export type Era = 'modern' | 'handshake'
@@ -30,6 +31,13 @@ export interface ContextInit {
   logLevel: LoggingLevel | undefined
   progressToken: string | number | undefined
   exchange: Exchange
+  /** The task this run belongs to, when it runs as one. */
+  task?: TaskHandle
+  /**
+   * Present when this call may still become a task: turns it into one, carrying the answers
+   * gathered so far, and gives the task's handle and exchange (undefined: it stays synchronous).
+   */
+  startTask?: (answers: RecordedAnswer[]) => Promise<{ handle: TaskHandle; exchange: Exchange } | undefined>
 }
 
 export class RequestContext {
@@ -40,7 +48,9 @@ export class RequestContext {
   readonly clientCapabilities: ClientCapabilities
   /** Self-reported by the client: display and logging only, never a security decision. */
   readonly clientInfo: Implementation | undefined
-  readonly #exchange: Exchange
+  #exchange: Exchange
+  #task: TaskHandle | undefined
+  #startTask: ContextInit['startTask']
   readonly #logLevel: LoggingLevel | undefined
   readonly #progressToken: string | number | undefined
   readonly #round: RoundState
@@ -54,6 +64,8 @@ export class RequestContext {
     this.clientCapabilities = init.clientCapabilities
     this.clientInfo = init.clientInfo
     this.#exchange = init.exchange
+    this.#task = init.task
+    this.#startTask = init.startTask
     this.#logLevel = init.logLevel
     this.#progressToken = init.progressToken
     this.#round = round
@@ -64,9 +76,36 @@ export class RequestContext {
     return this.#exchange.auth
   }
 
-  /** Aborts when the client disconnects (2026-07-28 over HTTP) or cancels the request. */
+  /**
+   * Aborts when the client disconnects (2026-07-28 over HTTP) or cancels the request; in a task,
+   * when the task is cancelled or its worker lost its hold on it.
+   */
   get signal(): AbortSignal {
     return this.#exchange.signal
+  }
+
+  /** The task this call runs as (status messages, progress, cancellation); undefined when synchronous. */
+  get task(): TaskHandle | undefined {
+    return this.#task
+  }
+
+  /**
+   * For a tool whose task starts in the handler (`task: { start: 'handler' }`): from here on
+   * the call runs as a task, and the client gets its `CreateTaskResult` now while the work goes
+   * on. Put the questions that decide whether to act above this line: they are answered in
+   * ordinary rounds first. Resolves with the task's handle, or undefined when this call stays
+   * synchronous (a client without the tasks extension, the handshake era, an unowned caller);
+   * inside a task it resolves with the running task's handle.
+   */
+  async startTask(): Promise<TaskHandle | undefined> {
+    if (this.#task !== undefined || this.#startTask === undefined) return this.#task
+    const start = this.#startTask
+    this.#startTask = undefined
+    const started = await start(this.#round.carried())
+    if (started === undefined) return undefined
+    this.#task = started.handle
+    this.#exchange = started.exchange
+    return started.handle
   }
 
   /**
@@ -74,6 +113,7 @@ export class RequestContext {
    * Values that do not increase are dropped: the spec requires strictly increasing progress.
    */
   progress(progress: number, total?: number, message?: string): void {
+    if (this.#task !== undefined) return this.#task.progress(progress, total, message)
     if (this.#progressToken === undefined || !(progress > this.#lastProgress)) return
     this.#lastProgress = progress
     const params: JsonObject = { progressToken: this.#progressToken, progress }

@@ -12,10 +12,11 @@ import { memoryEventStore } from './handshake/event-store.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
 import { memoryNotificationBus, type ServerEvent } from './notification-bus.ts'
 import type { Stores } from './stores.ts'
+import { memoryTaskStore } from './tasks/task-store.ts'
 
-/** The four ports, each counting its closes. */
+/** The five ports, each counting its closes. */
 function countedStores(): { stores: Required<Stores>; closes: Record<string, number> } {
-  const closes: Record<string, number> = { replay: 0, sessions: 0, events: 0, bus: 0 }
+  const closes: Record<string, number> = { replay: 0, sessions: 0, events: 0, tasks: 0, bus: 0 }
   const counted = <T extends { close(): Promise<void> }>(name: string, store: T): T =>
     Object.assign(Object.create(store) as T, {
       close: async () => {
@@ -29,6 +30,7 @@ function countedStores(): { stores: Required<Stores>; closes: Record<string, num
       replay: counted('replay', memoryReplayStore()),
       sessions: counted('sessions', memorySessionStore()),
       events: counted('events', memoryEventStore()),
+      tasks: counted('tasks', memoryTaskStore()),
       bus: counted('bus', memoryNotificationBus()),
     },
   }
@@ -38,13 +40,13 @@ describe('McpServer.close', () => {
   it('closesEveryStoreItWasGivenExactlyOnce', async () => {
     const { stores, closes } = countedStores()
     await createServer({ name: 's', version: '1', logger: silentLogger, stores }).close()
-    expect(closes).toEqual({ replay: 1, sessions: 1, events: 1, bus: 1 })
+    expect(closes).toEqual({ replay: 1, sessions: 1, events: 1, tasks: 1, bus: 1 })
   })
 
   it('closesTheHandshakeStoresEvenWhenTheHandshakeEraIsOff', async () => {
     const { stores, closes } = countedStores()
     await createServer({ name: 's', version: '1', logger: silentLogger, stores, handshake: false }).close()
-    expect(closes).toEqual({ replay: 1, sessions: 1, events: 1, bus: 1 })
+    expect(closes).toEqual({ replay: 1, sessions: 1, events: 1, tasks: 1, bus: 1 })
   })
 
   it('tellsListenersItIsShuttingDownBeforeItClosesTheBus', async () => {

@@ -10,7 +10,12 @@ import { positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
-import { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSIONS } from '../protocol/modern/vocabulary.ts'
+import {
+  HANDSHAKE_VERSIONS,
+  MetaKey,
+  MODERN_VERSIONS,
+  TASKS_EXTENSION,
+} from '../protocol/modern/vocabulary.ts'
 import { createSingleUseGuard, type SingleUseGuard } from '../security/replay/guard.ts'
 import { memoryReplayStore } from '../security/replay/memory-replay-store.ts'
 import type { ReplayStore } from '../security/replay/replay-store.ts'
@@ -31,6 +36,8 @@ import { type AnyResourceHandler, type AnyTemplateHandler, ResourceRegistry } fr
 import { type AnyToolHandler, ToolRegistry } from './registry/tools.ts'
 import type { ServerCore } from './server-core.ts'
 import { assertStores, type Stores } from './stores.ts'
+import { TaskService, type TaskSettings } from './tasks/task-service.ts'
+import { memoryTaskStore, type TaskStore } from './tasks/task-store.ts'
 import type {
   CacheHints,
   PromptArgumentsInput,
@@ -63,6 +70,8 @@ export interface ServerOptions {
   stores?: Stores
   /** The single-use guard: how long a claim holds without renewal (default 15 000 ms). */
   singleUse?: { leaseMs?: number }
+  /** Tasks of tools that run as tasks (see `ToolConfig.task`). */
+  tasks?: TaskOptions
   /** Advertise the (deprecated) logging capability and honour per-request `logLevel`. */
   logging?: boolean
   /**
@@ -85,6 +94,15 @@ export interface ServerOptions {
   handshake?: false | HandshakeOptions
 }
 
+export interface TaskOptions {
+  /** How long a worker's hold on a running task lasts without renewal (default 15 000 ms). */
+  leaseMs?: number
+  /** How long a task is kept after its last change (default one hour); null: never dropped. */
+  ttlMs?: number | null
+  /** The polling interval clients are told (default 1000 ms). */
+  pollIntervalMs?: number
+}
+
 export interface HandshakeOptions {
   /** How long a server-to-client request waits (default 5 minutes). */
   requestTimeoutMs?: number
@@ -102,6 +120,7 @@ const OPTION_NAMES = new Set([
   'requestState',
   'stores',
   'singleUse',
+  'tasks',
   'logging',
   'listOnlyPermitted',
   'maxRounds',
@@ -118,6 +137,7 @@ const MOVED_OPTIONS: Readonly<Record<string, string>> = {
 export class McpServer {
   readonly #core: ServerCore
   readonly #replay: ReplayStore | undefined
+  readonly #taskStore: TaskStore
   /** Every store the server was given, closed once each by `close()`. */
   readonly #stores: Stores
   #serving = false
@@ -125,7 +145,8 @@ export class McpServer {
   constructor(options: ServerOptions) {
     assertOptions(options)
     const logger = options.logger ?? defaultLogger()
-    const core = buildCore(options, logger)
+    this.#taskStore = options.stores?.tasks ?? memoryTaskStore()
+    const core = buildCore(options, logger, this.#taskStore)
     this.#core = core
     this.#replay = options.stores?.replay
     this.#stores = { ...options.stores }
@@ -216,7 +237,8 @@ export class McpServer {
     // Every port given, used or not (a bundle releases its connection after the last one), and
     // the in-memory defaults; each once.
     const given = Object.values(this.#stores).filter((store) => store !== undefined)
-    const defaults = [core.handshake?.sessions, core.handshake?.events, core.bus].filter(
+    core.tasks.service.close()
+    const defaults = [core.handshake?.sessions, core.handshake?.events, this.#taskStore, core.bus].filter(
       (store) => store !== undefined && !given.includes(store),
     )
     for (const store of new Set([...given, ...defaults])) await store?.close()
@@ -245,6 +267,7 @@ export class McpServer {
         const local: string[] = []
         if (core.state.ephemeral) local.push('requestState.keys')
         if (this.#stores.replay === undefined && core.tools.hasSingleUse()) local.push('stores.replay')
+        if (this.#stores.tasks === undefined && core.tools.hasTasks()) local.push('stores.tasks')
         if (core.handshake && this.#stores.sessions === undefined) local.push('stores.sessions')
         if (core.handshake && this.#stores.events === undefined) local.push('stores.events')
         if (this.#stores.bus === undefined && !cluster.isWorker) local.push('stores.bus')
@@ -258,7 +281,7 @@ export function createServer(options: ServerOptions): McpServer {
   return new McpServer(options)
 }
 
-function buildCore(options: ServerOptions, logger: Logger): ServerCore {
+function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore): ServerCore {
   const info: Implementation = { name: options.name, version: options.version }
   if (options.title !== undefined) info.title = options.title
   if (options.description !== undefined) info.description = options.description
@@ -270,6 +293,8 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
   const resultMeta = options.serverInfoInResults === false ? undefined : { [MetaKey.serverInfo]: info }
   let guard: SingleUseGuard | undefined
   const leaseMs = options.singleUse?.leaseMs
+  const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
+  const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
   const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
     info,
     resultMeta,
@@ -280,7 +305,7 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
     prompts,
     cache: resolveCacheHints(options.cache),
     pageSize: positiveInteger(options.pageSize ?? 100, 'pageSize'),
-    maxRounds: positiveInteger(options.maxRounds ?? 16, 'maxRounds'),
+    maxRounds,
     state: new StateService(options.requestState, options.name, logger),
     get guard() {
       guard ??= createSingleUseGuard({
@@ -291,8 +316,9 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
       })
       return guard
     },
+    tasks: { service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks)), maxRounds },
     // A worker of node:cluster reaches its siblings through the primary's relay by default.
-    bus: stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus()),
+    bus,
     logger,
     logging: options.logging === true,
     listOnlyPermitted: options.listOnlyPermitted === true,
@@ -315,6 +341,24 @@ function buildCore(options: ServerOptions, logger: Logger): ServerCore {
   return core
 }
 
+function taskSettings(options: TaskOptions | undefined): TaskSettings {
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new TypeError('createServer: tasks must be an object.')
+  for (const key of Object.keys(options ?? {})) {
+    if (!['leaseMs', 'ttlMs', 'pollIntervalMs'].includes(key))
+      throw new TypeError(`createServer: unknown option 'tasks.${key}'.`)
+  }
+  const leaseMs = positiveInteger(options?.leaseMs ?? 15_000, 'tasks.leaseMs')
+  if (leaseMs < 30) throw new RangeError('tasks.leaseMs must be at least 30.')
+  const ttl = options?.ttlMs === undefined ? 60 * 60_000 : options.ttlMs
+  return {
+    leaseMs,
+    ttlMs: ttl === null ? null : positiveInteger(ttl, 'tasks.ttlMs'),
+    pollIntervalMs: positiveInteger(options?.pollIntervalMs ?? 1000, 'tasks.pollIntervalMs'),
+    storeTimeoutMs: Math.min(5000, Math.floor(leaseMs / 3)),
+  }
+}
+
 function capabilitiesOf(core: ServerCore): ServerCapabilities {
   const caps: ServerCapabilities = {}
   if (core.tools.size > 0) caps.tools = { listChanged: true }
@@ -322,6 +366,7 @@ function capabilitiesOf(core: ServerCore): ServerCapabilities {
   if (core.prompts.size > 0) caps.prompts = { listChanged: true }
   if (core.hasCompletions()) caps.completions = {}
   if (core.logging) caps.logging = {}
+  if (core.tools.hasTasks()) caps.extensions = { [TASKS_EXTENSION]: {} }
   return caps
 }
 

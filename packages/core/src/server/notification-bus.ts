@@ -10,7 +10,7 @@
  * a throwing listener cannot break. Each bus only moves the text.
  */
 import { randomBytes } from 'node:crypto'
-import type { JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
 
 export type ServerEvent =
   | { type: 'tools/list_changed' }
@@ -24,6 +24,13 @@ export type ServerEvent =
   | { type: 'client-response'; sessionId: string; response: JsonRpcResponseIn }
   /** A client's notifications/cancelled that reached an instance not running the request. */
   | { type: 'client-cancel'; sessionId: string; requestId: JsonRpcId }
+  /**
+   * A task changed, for the listen streams of its owner that follow it: its detailed wire shape
+   * when small (a large one is read from the task store by the instance that delivers it).
+   */
+  | { type: 'task-changed'; taskId: string; owner: string; task?: JsonObject }
+  /** tasks/cancel for a running task: the instance running it aborts the handler. */
+  | { type: 'task-cancel'; taskId: string }
 
 /** Events that concern only the process that raised them. */
 export function isLocalEvent(event: ServerEvent): boolean {
@@ -138,6 +145,15 @@ function isSharedEvent(value: unknown): value is ServerEvent {
       return typeof event.sessionId === 'string'
     case 'client-cancel':
       return typeof event.sessionId === 'string' && isId(event.requestId)
+    case 'task-changed':
+      return (
+        typeof event.taskId === 'string' &&
+        typeof event.owner === 'string' &&
+        (event.task === undefined ||
+          (typeof event.task === 'object' && event.task !== null && !Array.isArray(event.task)))
+      )
+    case 'task-cancel':
+      return typeof event.taskId === 'string'
     case 'client-response': {
       const response = event.response as Record<string, unknown> | null | undefined
       return typeof event.sessionId === 'string' && typeof response === 'object' && isId(response?.id)

@@ -15,6 +15,7 @@ import type { NotificationBus } from './notification-bus.ts'
 import type { PromptRegistry } from './registry/prompts.ts'
 import type { ResourceRegistry } from './registry/resources.ts'
 import type { ToolRegistry } from './registry/tools.ts'
+import type { TaskRunner } from './tasks/task-run.ts'
 
 export interface ServerCore {
   readonly info: Implementation
@@ -32,6 +33,8 @@ export interface ServerCore {
   readonly state: StateService
   /** The single-use guard, created on first use over the configured replay store. */
   readonly guard: SingleUseGuard
+  /** Tasks over the configured task store, and the round limit their runs keep to. */
+  readonly tasks: TaskRunner
   readonly bus: NotificationBus
   readonly logger: Logger
   readonly logging: boolean

@@ -1,7 +1,7 @@
 /**
  * @module stores
  * Where a server keeps what its instances share, in one option: single-use records, handshake
- * sessions, resumable stream events and the event bus. Each store package builds all four over
+ * sessions, resumable stream events, tasks and the event bus. Each store package builds all of them over
  * one connection (`sqliteStores`, `redisStores`, `postgresStores`); anything left out stays in
  * this process's memory. Each port is checked when the server is created, so a wrong object fails
  * there, naming what it lacks, instead of on some later request.
@@ -10,6 +10,7 @@ import type { ReplayStore } from '../security/replay/replay-store.ts'
 import type { EventStore } from './handshake/event-store.ts'
 import type { SessionStore } from './handshake/session-store.ts'
 import type { NotificationBus } from './notification-bus.ts'
+import type { TaskStore } from './tasks/task-store.ts'
 
 export interface Stores {
   /** Single-use records (default: in memory, one process). */
@@ -18,6 +19,8 @@ export interface Stores {
   sessions?: SessionStore
   /** Events of resumable 2025-11-25 streams (default: in memory, one process). */
   events?: EventStore
+  /** Tasks of tools that run as tasks (default: in memory, one process). */
+  tasks?: TaskStore
   /** Change notifications and session traffic between instances (default: this process only). */
   bus?: NotificationBus
 }
@@ -26,6 +29,7 @@ const PORT_METHODS: Readonly<Record<keyof Stores, readonly string[]>> = {
   replay: ['claim', 'renew', 'complete', 'release', 'inspect', 'close'],
   sessions: ['create', 'get', 'apply', 'delete', 'close'],
   events: ['append', 'finish', 'replay', 'close'],
+  tasks: ['create', 'get', 'replace', 'close'],
   bus: ['publish', 'subscribe', 'close'],
 }
 

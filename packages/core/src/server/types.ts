@@ -111,7 +111,31 @@ export interface ToolConfig<
   singleUse?: boolean
   /** Scopes a caller must hold to use this (all of them); a caller without them gets 403. */
   scopes?: readonly string[]
+  /**
+   * Runs as a task (the tasks extension of 2026-07-28) for a client that declared it: the client
+   * gets a task id at once and polls, answers questions and cancels through `tasks/*`.
+   * `'optional'`: a task for such a client, synchronous for any other. `'required'`: only as a
+   * task; a 2026-07-28 client without the extension gets -32021 (a 2025-11-25 session, where
+   * tasks do not exist, is answered synchronously). An object says more (see `ToolTaskOptions`).
+   */
+  task?: 'optional' | 'required' | ToolTaskOptions<S>
   _meta?: JsonObject
+}
+
+export interface ToolTaskOptions<S extends SchemaInput | undefined = SchemaInput | undefined> {
+  support: 'optional' | 'required'
+  /** With `support: 'optional'` only: decides per call; false runs this call synchronously. */
+  when?: (args: ToolArguments<S>) => boolean
+  /**
+   * `'call'` (default): the task starts before the handler runs, and every question it asks is
+   * answered through `tasks/update`. `'handler'`: the handler runs in the request until it calls
+   * `ctx.startTask()`, so the questions above that line are answered in ordinary rounds first.
+   */
+  start?: 'call' | 'handler'
+  /** How long the task is kept after its last change (default: the server's `tasks.ttlMs`); null: always. */
+  ttlMs?: number | null
+  /** The polling interval clients are told (default: the server's `tasks.pollIntervalMs`). */
+  pollIntervalMs?: number
 }
 
 export interface Icon {

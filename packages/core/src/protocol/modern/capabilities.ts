@@ -45,6 +45,12 @@ export function declares(caps: ClientCapabilities, kind: InputKind): boolean {
   }
 }
 
+/** Whether the client listed extension `name` in this request's capabilities. */
+export function declaresExtension(caps: ClientCapabilities, name: string): boolean {
+  const extensions = caps.extensions
+  return isObject(extensions) && isObject(extensions[name])
+}
+
 /** The `requiredCapabilities` object of a -32021 error for the kinds that are missing. */
 export function requiredCapabilitiesFor(kinds: Iterable<InputKind>): ClientCapabilities {
   const out: ClientCapabilities = {}

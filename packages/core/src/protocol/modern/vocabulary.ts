@@ -17,6 +17,9 @@ export const MetaKey = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const
 
+/** The tasks extension: a client lists it in a request's capabilities, a server in discover's. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
+
 export const LOGGING_LEVELS = [
   'debug',
   'info',

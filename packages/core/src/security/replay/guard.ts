@@ -7,6 +7,7 @@
  * the record on failure (so that retry may run).
  */
 import { TesseraError } from '../../errors.ts'
+import { type Lease as KeptLease, keepLease } from './lease.ts'
 import type { ClaimResult, ReplayStore } from './replay-store.ts'
 import { SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
 
@@ -94,11 +95,8 @@ interface Settings {
   emit: (event: SingleUseEvent) => void
 }
 
-interface Lease {
+interface Lease extends KeptLease {
   signal: AbortSignal
-  lostReason(): string | undefined
-  /** Stops renewing and waits for a renewal in flight, so none can race the final write. */
-  stop(): Promise<void>
 }
 
 export function createSingleUseGuard(options: SingleUseGuardOptions): SingleUseGuard {
@@ -156,7 +154,7 @@ async function runOnce<T>(
     settings.emit({ type: 'in_progress', key, detail: claim.what })
     return { status: 'in_progress', what: claim.what }
   }
-  const lease = keepLease(settings, key, what, claim.fence, sentAt)
+  const lease = keepClaim(settings, key, what, claim.fence, sentAt)
   const value = await runWork(settings, lease, key, claim.fence, work)
   const outcome = await finish(settings, lease, { key, what, fence: claim.fence }, value, describe)
   return claim.previous
@@ -256,66 +254,23 @@ async function completeWithRetry(
   return undefined
 }
 
-/** Renews on unref'd timers; `sentAt` is when the claim left, the earliest the store can have started the lease. */
-function keepLease(settings: Settings, key: string, what: string, fence: string, sentAt: number): Lease {
+/** The claim's lease, renewed through the store; its loss aborts the work's signal. */
+function keepClaim(settings: Settings, key: string, what: string, fence: string, sentAt: number): Lease {
   const { store, leaseMs, renewEveryMs, emit } = settings
   const controller = new AbortController()
-  let lost: string | undefined
-  let stopped = false
-  let inflight: Promise<void> = Promise.resolve()
-  let renewTimer: NodeJS.Timeout | undefined
-  let deadline: NodeJS.Timeout | undefined
-
-  const loseLease = (reason: string): void => {
-    if (lost !== undefined || stopped) return
-    lost = reason
-    clearTimeout(renewTimer)
-    clearTimeout(deadline)
-    emit({ type: 'lease_lost', key, detail: reason })
-    controller.abort(new LeaseLostError(key, what, reason))
-  }
-
-  // Without a confirmed renewal by the end of the lease, another process may already hold the key.
-  const armDeadline = (from: number): void => {
-    clearTimeout(deadline)
-    const remaining = from + leaseMs - Date.now()
-    deadline = setTimeout(() => loseLease('no renewal succeeded before the lease ran out'), remaining)
-    deadline.unref()
-  }
-
-  const renew = async (): Promise<void> => {
-    const renewSentAt = Date.now()
-    try {
-      const held = await callStore(settings, 'renew', () => store.renew(key, fence, leaseMs))
-      if (stopped || lost !== undefined) return
-      if (held) armDeadline(renewSentAt)
-      else loseLease('the fence no longer holds')
-    } catch (error) {
-      if (!stopped) emit({ type: 'store_error', key, detail: `renew failed: ${failureText(error)}` })
-    }
-  }
-
-  const schedule = (): void => {
-    renewTimer = setTimeout(() => {
-      inflight = renew().then(() => {
-        if (!stopped && lost === undefined) schedule()
-      })
-    }, renewEveryMs)
-    renewTimer.unref()
-  }
-
-  armDeadline(sentAt)
-  schedule()
-  return {
-    signal: controller.signal,
-    lostReason: () => lost,
-    async stop() {
-      stopped = true
-      clearTimeout(renewTimer)
-      clearTimeout(deadline)
-      await inflight
+  const lease = keepLease({
+    leaseMs,
+    renewEveryMs,
+    sentAt,
+    renew: () => callStore(settings, 'renew', () => store.renew(key, fence, leaseMs)),
+    onRenewError: (error) =>
+      emit({ type: 'store_error', key, detail: `renew failed: ${failureText(error)}` }),
+    onLost: (reason) => {
+      emit({ type: 'lease_lost', key, detail: reason })
+      controller.abort(new LeaseLostError(key, what, reason))
     },
-  }
+  })
+  return { signal: controller.signal, lostReason: lease.lostReason, stop: lease.stop }
 }
 
 /** A store failure as log text: the detail of a store error, not the sentence a client reads. */

@@ -27,7 +27,14 @@ export interface SessionContext {
   askClient(method: string, params: JsonObject | undefined, exchange: Exchange): Promise<JsonObject>
 }
 
-const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen'])
+// Tasks are an extension of 2026-07-28 only: in a session they do not exist.
+const MODERN_ONLY = new Set([
+  'server/discover',
+  'subscriptions/listen',
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+])
 
 export async function serveHandshake(
   core: ServerCore,

@@ -7,12 +7,18 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
+import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
+import type { ServerCore } from '../server-core.ts'
+import type { TaskLaunch } from '../tasks/task-call.ts'
+import type { TaskBody } from '../tasks/task-run.ts'
+import { missingTasksExtension } from '../tasks/tasks-extension.ts'
 import { ToolError } from '../tool-error.ts'
 import type { CallToolResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
@@ -54,17 +60,82 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
       init: contextInit(call),
       target: `Tool '${tool.name}'`,
       singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
-      onRefusal: () => textResult('Nothing was done: the request was declined or cancelled.'),
+      onRefusal: () => refusalResult(),
       describe: (r) => JSON.stringify(r),
-      invoke: (ctx) => invoke(call, tool, args, ctx),
+      invoke: (ctx) => invoke(core, tool, args, ctx),
+      task: taskLaunch(call, tool, args),
     })
   } catch (error) {
     // Thrown from inside the guarded work on purpose: a failed action releases its single-use
     // key (an honest retry may run), and only then becomes an isError result.
     if (error instanceof TesseraError) throw error
-    return failure(call, tool, error) as unknown as JsonObject
+    return failure(core, tool, error, exchange.signal) as unknown as JsonObject
   }
   return result as unknown as JsonObject
+}
+
+/**
+ * How this call runs as a task, or undefined when it runs synchronously: the tool does not run
+ * as one, the client did not declare the extension (a required task is then -32021 on
+ * 2026-07-28), the tool decided against it for these arguments, or the caller cannot own a task.
+ */
+function taskLaunch(
+  call: MethodCall,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+): TaskLaunch | undefined {
+  const task = tool.task
+  if (task === undefined || call.era !== 'modern') return undefined
+  if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) {
+    if (task.support === 'required') throw missingTasksExtension(`Tool '${tool.name}' runs only as a task`)
+    return undefined
+  }
+  if (task.when !== undefined && !task.when(args)) return undefined
+  const { core } = call
+  const owner = core.tasks.service.ownerOf(call.exchange.auth)
+  if (owner === undefined) return undefined
+  const meta = call.meta
+  return {
+    start: task.start,
+    runner: core.tasks,
+    body: toolTaskBody(core, tool, args),
+    auth: call.exchange.auth,
+    record: (id, answers) =>
+      core.tasks.service.newRecord({
+        id,
+        owner,
+        ttlMs: task.ttlMs,
+        pollIntervalMs: task.pollIntervalMs,
+        call: {
+          tool: tool.name,
+          arguments: args as JsonObject,
+          protocolVersion: meta.protocolVersion,
+          clientCapabilities: meta.clientCapabilities,
+          ...(meta.clientInfo === undefined ? {} : { clientInfo: meta.clientInfo }),
+          answers,
+          round: 0,
+        },
+      }),
+  }
+}
+
+/** What a task of `tool` runs: its handler on `args`, failures and refusals as tool results. */
+export function toolTaskBody(
+  core: ServerCore,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+): TaskBody {
+  return {
+    target: `Tool '${tool.name}'`,
+    run: (ctx) => invoke(core, tool, args, ctx) as unknown as Promise<JsonObject>,
+    failure: (error, signal) => failure(core, tool, error, signal) as unknown as JsonObject,
+    refusal: () => refusalResult() as unknown as JsonObject,
+  }
+}
+
+/** The arguments a task stored for its tool, checked again: the tool may have been replaced since. */
+export function taskArguments(tool: RegisteredTool, raw: unknown): Record<string, unknown> {
+  return validateArguments(tool, raw)
 }
 
 function validateArguments(tool: RegisteredTool, raw: unknown): Record<string, unknown> {
@@ -78,46 +149,51 @@ function validateArguments(tool: RegisteredTool, raw: unknown): Record<string, u
 }
 
 async function invoke(
-  call: MethodCall,
+  core: ServerCore,
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
 ): Promise<CallToolResult> {
   const out = await tool.handler(args, ctx)
-  if (typeof out === 'string') return checkOutput(call, tool, textResult(out))
+  if (typeof out === 'string') return checkOutput(core, tool, textResult(out))
   const fault = toolResultFault(out)
   // The tool ran: a bad result is recorded as a failure (a single-use key stays consumed).
-  if (fault !== undefined) return reportInvalid(call, tool, `returned an invalid result: ${fault}`)
-  return checkOutput(call, tool, out as CallToolResult)
+  if (fault !== undefined) return reportInvalid(core, tool, `returned an invalid result: ${fault}`)
+  return checkOutput(core, tool, out as CallToolResult)
 }
 
 /**
  * A result that breaks the tool's outputSchema becomes a failed result, not a throw: the tool
  * already ran, so a single-use record must keep this outcome rather than release the key.
  */
-function checkOutput(call: MethodCall, tool: RegisteredTool, out: CallToolResult): CallToolResult {
+function checkOutput(core: ServerCore, tool: RegisteredTool, out: CallToolResult): CallToolResult {
   if (tool.output === undefined || out.isError === true) return out
   const checked = tool.output.validate(out.structuredContent)
   if (checked.ok) return out
   return reportInvalid(
-    call,
+    core,
     tool,
     `returned structuredContent that does not match its output schema at ${checked.path}: ${checked.message}`,
   )
 }
 
-function reportInvalid(call: MethodCall, tool: RegisteredTool, problem: string): CallToolResult {
-  call.core.logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
+function reportInvalid(core: ServerCore, tool: RegisteredTool, problem: string): CallToolResult {
+  core.logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
   return {
     content: [{ type: 'text', text: `Tool '${tool.name}' produced an invalid result.` }],
     isError: true,
   }
 }
 
-function failure(call: MethodCall, tool: RegisteredTool, error: unknown): CallToolResult {
+function failure(
+  core: ServerCore,
+  tool: RegisteredTool,
+  error: unknown,
+  signal: AbortSignal,
+): CallToolResult {
   if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true }
-  if (!call.exchange.signal.aborted) {
-    call.core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
+  if (!signal.aborted) {
+    core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
   }
   return { content: [{ type: 'text', text: `Tool '${tool.name}' failed.` }], isError: true }
 }
@@ -153,6 +229,10 @@ function safeParse(outcome: string): CallToolResult | undefined {
 
 /** `_meta` flag on a duplicate's result: the outcome is the recorded one, nothing ran again. */
 export const REPLAYED_META = 'dev.tessera/replayed'
+
+function refusalResult(): CallToolResult {
+  return textResult('Nothing was done: the request was declined or cancelled.')
+}
 
 export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] }

@@ -8,11 +8,19 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import { declares, type InputKind, requiredCapabilitiesFor } from '../../protocol/modern/capabilities.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { ServerCore } from '../server-core.ts'
+import {
+  beginTask,
+  type HandlerStart,
+  handlerStart,
+  replayTask,
+  type TaskLaunch,
+  twinTask,
+} from '../tasks/task-call.ts'
+import { assertDeclared, swallowedAsk } from './ask-checks.ts'
 import { AskSignal } from './ask-signal.ts'
-import { type InputRequest, kindsOf } from './input-requests.ts'
+import type { InputRequest } from './input-requests.ts'
 import { isRoundPayload, questionDigest, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
@@ -31,6 +39,8 @@ export interface InteractiveCall<R> {
   invoke(ctx: RequestContext): Promise<R>
   /** Turns a result into the outcome text a single-use record keeps. */
   describe?(result: R): string
+  /** Present when this call runs as a task (the tool allows it, the client declared the extension). */
+  task?: TaskLaunch
 }
 
 export interface InputRequiredWire {
@@ -57,8 +67,9 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     if (call.singleUse) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, undefined, undefined)
   }
-  const ctx = new RequestContext(call.init, round)
-  return execute(call, ctx, round, binding)
+  const starter = call.task?.start === 'handler' ? handlerStart(call.task, round) : undefined
+  const ctx = new RequestContext(starter ? { ...call.init, startTask: starter.hook } : call.init, round)
+  return execute(call, ctx, round, binding, starter)
 }
 
 async function execute<R>(
@@ -66,17 +77,24 @@ async function execute<R>(
   ctx: RequestContext,
   round: RoundState,
   binding: string | undefined,
+  starter: HandlerStart | undefined,
 ): Promise<R | InputRequiredWire> {
   const once = async (): Promise<R | InputRequiredWire> => {
+    if (call.task?.start === 'call') {
+      const created = await beginTask(call.task, round)
+      if (created !== undefined) return created as R
+    }
     let out: R
     try {
-      out = await call.invoke(ctx)
+      out = starter ? await starter.race(call.invoke(ctx)) : await call.invoke(ctx)
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
       return ask(call, ctx, round, error, binding)
     }
-    if (round.pendingAsk !== undefined) throw swallowedAsk(call)
+    // Once a task, the handler runs on: what it asks from now on parks the task instead.
+    if (ctx.task !== undefined) return out
+    if (round.pendingAsk !== undefined) throw swallowedAsk(call.target)
     return out
   }
   const single = call.singleUse
@@ -92,18 +110,15 @@ async function execute<R>(
     (value) => (isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done')),
   )
   if (result.status === 'executed') return result.value
-  if (result.status === 'in_progress') return single.onInProgress()
+  if (result.status === 'in_progress') {
+    // The twin of this answer may be storing its task right now: then that task is the answer.
+    const twin = call.task === undefined ? undefined : await twinTask(call.task, round.nonce)
+    return twin === undefined ? single.onInProgress() : (twin as R)
+  }
   const recorded = parseWire(result.outcome)
-  return recorded ?? single.onDuplicate(result.outcome)
-}
-
-/** A handler caught the signal of its own ask and returned: what it returned answers nothing. */
-function swallowedAsk<R>(call: InteractiveCall<R>): Error {
-  const error = new Error(
-    `${call.target} caught the signal thrown by ctx.ask() and returned instead; let it propagate (rethrow it from any catch).`,
-  )
-  error.name = 'SwallowedAskError'
-  return error
+  if (recorded !== undefined) return recorded
+  const task = call.task === undefined ? undefined : await replayTask(call.task, result.outcome)
+  return task === undefined ? single.onDuplicate(result.outcome) : (task as R)
 }
 
 function isWire(value: unknown): value is InputRequiredWire {
@@ -135,7 +150,7 @@ function ask<R>(
   if (round.round + 1 > call.core.maxRounds) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
   }
-  assertDeclared(ctx, signal.requests)
+  assertDeclared(ctx.clientCapabilities, signal.requests)
   const binding = knownBinding ?? call.core.state.bind(call.method, call.params, call.init.exchange.auth)
   const payload: RoundPayload = {
     r: round.round + 1,
@@ -148,21 +163,6 @@ function ask<R>(
   }
   if (keys.length > 0) wire.inputRequests = { ...signal.requests }
   return wire
-}
-
-function assertDeclared(ctx: RequestContext, requests: Readonly<Record<string, InputRequest>>): void {
-  const missing = new Set<InputKind>()
-  for (const request of Object.values(requests)) {
-    for (const kind of kindsOf(request)) {
-      if (!declares(ctx.clientCapabilities, kind)) missing.add(kind)
-    }
-  }
-  if (missing.size === 0) return
-  throw new TesseraError(
-    'TESSERA_MISSING_CAPABILITY',
-    'Missing required client capability: the server needs input this client did not declare it can provide.',
-    { requiredCapabilities: requiredCapabilitiesFor(missing) },
-  )
 }
 
 function readInputResponses(value: unknown): Record<string, unknown> | undefined {

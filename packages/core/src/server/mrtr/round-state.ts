@@ -94,6 +94,13 @@ export class RoundState {
     return this.consumed ? [...this.consumed.values()] : []
   }
 
+  /** Every answer this call holds now: those of earlier rounds, replaced by any consumed in this run. */
+  carried(): RecordedAnswer[] {
+    const all = new Map(this.recorded)
+    for (const [key, entry] of this.consumed ?? []) all.set(key, entry)
+    return [...all.values()]
+  }
+
   private get recorded(): Map<string, RecordedAnswer> {
     this.recordedByKey ??= new Map((this.payload?.g ?? []).map((entry) => [entry.k, entry]))
     return this.recordedByKey

@@ -8,6 +8,7 @@ import { discover } from '../methods/discover.ts'
 import type { MethodImpl } from '../methods/method-call.ts'
 import { getPrompt, listPrompts } from '../methods/prompts.ts'
 import { listResources, listResourceTemplates, readResource } from '../methods/resources.ts'
+import { cancelTask, getTask, updateTask } from '../methods/tasks.ts'
 import { callTool, listTools } from '../methods/tools.ts'
 import type { ServerCore } from '../server-core.ts'
 
@@ -19,6 +20,7 @@ export interface MethodSpec {
 const hasTools = (core: ServerCore) => core.tools.size > 0
 const hasResources = (core: ServerCore) => core.resources.size > 0
 const hasPrompts = (core: ServerCore) => core.prompts.size > 0
+const hasTasks = (core: ServerCore) => core.tools.hasTasks()
 const unreachable: MethodImpl = () => {
   throw new Error('subscriptions/listen is served as a stream')
 }
@@ -34,4 +36,7 @@ export const methodTable: Readonly<Record<string, MethodSpec>> = Object.assign(O
   'prompts/get': { run: getPrompt, enabled: hasPrompts },
   'completion/complete': { run: completeArgument, enabled: (core: ServerCore) => core.hasCompletions() },
   'subscriptions/listen': { run: unreachable },
+  'tasks/get': { run: getTask, enabled: hasTasks },
+  'tasks/update': { run: updateTask, enabled: hasTasks },
+  'tasks/cancel': { run: cancelTask, enabled: hasTasks },
 })

@@ -62,7 +62,7 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
     if (typeof value === 'string') headerFault(checkNameHeader(headers, value))
   }
   const call: MethodCall = { core, request, params: params as JsonObject, meta, era: 'modern', exchange }
-  if (request.method === 'subscriptions/listen') return subscriptionsListen(call)
+  if (request.method === 'subscriptions/listen') return await subscriptionsListen(call)
   return encodeComplete(core, request.id, await spec.run(call))
 }
 

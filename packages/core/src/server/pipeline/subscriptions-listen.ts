@@ -6,25 +6,33 @@
  */
 import { SuccessStatus, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
-import { MetaKey } from '../../protocol/modern/vocabulary.ts'
+import { declaresExtension } from '../../protocol/modern/capabilities.ts'
+import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerEvent } from '../notification-bus.ts'
 import type { ServerCore } from '../server-core.ts'
-import type { Reply } from './reply.ts'
+import { detailedTask } from '../tasks/task-record.ts'
+import type { Reply, StreamSink } from './reply.ts'
 
 interface Filter {
   toolsListChanged?: true
   promptsListChanged?: true
   resourcesListChanged?: true
   resourceSubscriptions?: string[]
+  taskIds?: string[]
 }
 
-export function subscriptionsListen(call: MethodCall): Reply {
+/** Task ids one listen stream may follow. */
+const MAX_TASK_IDS = 100
+
+export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
   const requested = call.params.notifications
   if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: notifications filter is required.')
   }
   const filter = honoured(call.core, requested as JsonObject)
+  const taskIds = await ownTasks(call, (requested as JsonObject).taskIds)
+  if (taskIds.length > 0) filter.taskIds = taskIds
   const id = call.request.id
   return {
     kind: 'stream',
@@ -37,6 +45,10 @@ export function subscriptionsListen(call: MethodCall): Reply {
           sink.end(listenClosed(id))
           return
         }
+        if (event.type === 'task-changed') {
+          if (filter.taskIds?.includes(event.taskId)) void sendTask(call.core, sink, id, event)
+          return
+        }
         const method = deliver(filter, event)
         if (method === undefined) return
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
@@ -44,6 +56,45 @@ export function subscriptionsListen(call: MethodCall): Reply {
       sink.onClose(unsubscribe)
     },
   }
+}
+
+/**
+ * The requested task ids this stream may follow: those of the caller's own live tasks, when the
+ * request declared the tasks extension. An id that is unknown or someone else's is left out of
+ * the acknowledgement, exactly alike.
+ */
+async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]> {
+  if (!Array.isArray(requested) || !call.core.tools.hasTasks()) return []
+  if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) return []
+  const wanted = [...new Set(requested.filter((v): v is string => typeof v === 'string'))].slice(
+    0,
+    MAX_TASK_IDS,
+  )
+  const own: string[] = []
+  for (const taskId of wanted) {
+    const found = await call.core.tasks.service.find(taskId, call.exchange.auth).catch((error: unknown) => {
+      if (error instanceof TesseraError && error.code === 'TESSERA_INVALID_PARAMS') return undefined
+      throw error
+    })
+    if (found !== undefined) own.push(taskId)
+  }
+  return own
+}
+
+/** Sends the task of a change event: carried along, or read from the store when it was too large. */
+async function sendTask(
+  core: ServerCore,
+  sink: StreamSink,
+  id: JsonRpcId,
+  event: { taskId: string; task?: JsonObject },
+): Promise<void> {
+  let task = event.task
+  if (task === undefined) {
+    const stored = await core.tasks.service.read(event.taskId).catch(() => undefined)
+    if (stored === undefined) return
+    task = detailedTask(stored)
+  }
+  sink.send(notification('notifications/tasks', id, task))
 }
 
 /** The subset of the requested filter this server will actually deliver. */
@@ -80,7 +131,8 @@ function deliver(filter: Filter, event: ServerEvent): string | undefined {
 }
 
 function notification(method: string, id: JsonRpcId, params: JsonObject): JsonObject {
-  return { jsonrpc: '2.0', method, params: { ...params, _meta: { [MetaKey.subscriptionId]: id } } }
+  const meta = params._meta as JsonObject | undefined
+  return { jsonrpc: '2.0', method, params: { ...params, _meta: { ...meta, [MetaKey.subscriptionId]: id } } }
 }
 
 /** The result that ends a subscription when the server shuts down. */

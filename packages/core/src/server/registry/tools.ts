@@ -4,13 +4,15 @@
  * registration, from the same normalized schema that `tools/list` advertises. A name is taken
  * once: registering it again is refused (remove the tool first), never a silent replacement.
  */
+
+import { positiveInteger } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
-import type { ToolConfig } from '../types.ts'
+import type { ToolConfig, ToolTaskOptions } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
 
@@ -23,6 +25,16 @@ export interface RegisteredTool {
   readonly handler: AnyToolHandler
   readonly singleUse: boolean
   readonly scopes: readonly string[]
+  /** How it runs as a task; undefined: always synchronously. */
+  readonly task: ToolTask | undefined
+}
+
+export interface ToolTask {
+  readonly support: 'optional' | 'required'
+  readonly when: ((args: Record<string, unknown>) => boolean) | undefined
+  readonly start: 'call' | 'handler'
+  readonly ttlMs: number | null | undefined
+  readonly pollIntervalMs: number | undefined
 }
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
@@ -38,6 +50,12 @@ export class ToolRegistry {
 
   get(name: string): RegisteredTool | undefined {
     return this.tools.get(name)
+  }
+
+  /** Whether any tool registered now may run as a task. */
+  hasTasks(): boolean {
+    for (const tool of this.tools.values()) if (tool.task !== undefined) return true
+    return false
   }
 
   /** Whether any tool registered now is single-use. */
@@ -73,6 +91,7 @@ export class ToolRegistry {
       handler,
       singleUse: config.singleUse === true,
       scopes: registeredScopes(config.scopes, `Tool '${name}'`),
+      task: toolTask(config.task, `Tool '${name}'`),
     }
     this.tools.set(name, tool)
     this.listCache = undefined
@@ -113,3 +132,42 @@ function describe(
   if (config._meta !== undefined) d._meta = config._meta
   return d
 }
+
+function toolTask(option: ToolConfig['task'], what: string): ToolTask | undefined {
+  if (option === undefined) return undefined
+  const options: ToolTaskOptions = typeof option === 'string' ? { support: option } : option
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${what}: task must be 'optional', 'required' or an options object.`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!TASK_OPTION_NAMES.has(key)) throw new TypeError(`${what}: unknown task option '${key}'.`)
+  }
+  if (options.support !== 'optional' && options.support !== 'required') {
+    throw new TypeError(`${what}: task support must be 'optional' or 'required'.`)
+  }
+  if (options.when !== undefined && typeof options.when !== 'function') {
+    throw new TypeError(`${what}: task.when must be a function.`)
+  }
+  if (options.when !== undefined && options.support === 'required') {
+    throw new TypeError(
+      `${what}: task.when needs support 'optional' (a required task runs as a task always).`,
+    )
+  }
+  const start = options.start ?? 'call'
+  if (start !== 'call' && start !== 'handler') {
+    throw new TypeError(`${what}: task.start must be 'call' or 'handler'.`)
+  }
+  const ttlMs = options.ttlMs
+  if (ttlMs !== undefined && ttlMs !== null) positiveInteger(ttlMs, `${what}: task.ttlMs`)
+  const poll = options.pollIntervalMs
+  if (poll !== undefined) positiveInteger(poll, `${what}: task.pollIntervalMs`)
+  return {
+    support: options.support,
+    when: options.when as ToolTask['when'],
+    start,
+    ttlMs,
+    pollIntervalMs: poll,
+  }
+}
+
+const TASK_OPTION_NAMES = new Set(['support', 'when', 'start', 'ttlMs', 'pollIntervalMs'])

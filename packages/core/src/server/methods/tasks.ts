@@ -1,0 +1,111 @@
+/**
+ * @module tasks
+ * `tasks/get`, `tasks/update` and `tasks/cancel`. Each needs the tasks extension in the request's
+ * capabilities (-32021 otherwise) and serves only the caller's own tasks: an id that is unknown,
+ * expired or another principal's gets the same -32602. Updates and cancels answer with an empty
+ * acknowledgement; what they changed is seen by the next `tasks/get`.
+ */
+import { TesseraError } from '../../errors.ts'
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { declaresExtension } from '../../protocol/modern/capabilities.ts'
+import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
+import { newFence } from '../../security/replay/replay-store.ts'
+import type { RecordedAnswer } from '../mrtr/round-state.ts'
+import type { ServerCore } from '../server-core.ts'
+import { detailedTask, type TaskRecord } from '../tasks/task-record.ts'
+import { launchTask } from '../tasks/task-run.ts'
+import { missingTasksExtension } from '../tasks/tasks-extension.ts'
+import type { MethodCall } from './method-call.ts'
+import { taskArguments, toolTaskBody } from './tools.ts'
+
+export async function getTask(call: MethodCall): Promise<JsonObject> {
+  requireExtension(call)
+  const task = await call.core.tasks.service.find(call.params.taskId, call.exchange.auth)
+  return detailedTask(task)
+}
+
+/**
+ * Records the answers to questions the task is waiting on (keys it is not waiting on are
+ * ignored); once none is left, the task runs again, on this instance, from the top, with every
+ * answer it gathered.
+ */
+export async function updateTask(call: MethodCall): Promise<JsonObject> {
+  requireExtension(call)
+  const responses = call.params.inputResponses
+  if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: inputResponses must be an object.')
+  }
+  const { service } = call.core.tasks
+  const task = await service.find(call.params.taskId, call.exchange.auth)
+  if (task.status !== 'input_required') return {}
+  let fence: string | undefined
+  const stored = await service.mutate(task.id, (current) => {
+    const next = answered(current, responses as JsonObject, service.settings.leaseMs)
+    fence = next.status === 'working' && next !== current ? next.lease?.fence : undefined
+    return next
+  })
+  if (stored !== undefined && fence !== undefined && stored.lease?.fence === fence) resume(call, stored)
+  return {}
+}
+
+export async function cancelTask(call: MethodCall): Promise<JsonObject> {
+  requireExtension(call)
+  const { service } = call.core.tasks
+  const task = await service.find(call.params.taskId, call.exchange.auth)
+  await service.cancel(task)
+  return {}
+}
+
+/** The task with `responses` recorded; working again, leased to this instance, when none is left. */
+function answered(current: TaskRecord, responses: JsonObject, leaseMs: number): TaskRecord {
+  if (current.status !== 'input_required' || current.inputs === undefined) return current
+  const inputs = { ...current.inputs }
+  const answers = new Map<string, RecordedAnswer>(current.call.answers.map((entry) => [entry.k, entry]))
+  let changed = false
+  for (const [wireKey, raw] of Object.entries(responses)) {
+    const input = Object.hasOwn(inputs, wireKey) ? inputs[wireKey] : undefined
+    if (input === undefined || raw === undefined) continue
+    answers.set(input.key, { k: input.key, d: input.digest, a: raw })
+    delete inputs[wireKey]
+    changed = true
+  }
+  if (!changed) return current
+  const call = { ...current.call, answers: [...answers.values()] }
+  if (Object.keys(inputs).length > 0) return { ...current, inputs, call }
+  const { inputs: _, ...rest } = current
+  return { ...rest, status: 'working', call, lease: { fence: newFence(), until: Date.now() + leaseMs } }
+}
+
+/** Runs a task whose last answer just arrived, here: its tool must still be registered. */
+function resume(call: MethodCall, task: TaskRecord): void {
+  const core: ServerCore = call.core
+  const tool = core.tools.get(task.call.tool)
+  if (tool?.task === undefined)
+    return void gone(core, task, `tool '${task.call.tool}' no longer runs as a task`)
+  let args: Record<string, unknown>
+  try {
+    args = taskArguments(tool, task.call.arguments)
+  } catch {
+    return void gone(core, task, `tool '${task.call.tool}' no longer accepts the task's arguments`)
+  }
+  launchTask(core.tasks, task, toolTaskBody(core, tool, args), call.exchange.auth)
+}
+
+/** A task that cannot run again here ends failed, with the reason in the logs. */
+async function gone(core: ServerCore, task: TaskRecord, reason: string): Promise<void> {
+  core.logger.error({ event: 'task_not_resumed', taskId: task.id, reason }, 'task cannot resume')
+  const error = new TesseraError('TESSERA_INTERNAL', 'Internal error: the task could not be resumed.')
+  await core.tasks.service
+    .settle(task.id, task.lease?.fence ?? '', (current) => ({
+      ...current,
+      status: 'failed',
+      error: { code: error.jsonrpcCode, message: error.message },
+    }))
+    .catch(() => {})
+}
+
+function requireExtension(call: MethodCall): void {
+  if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) {
+    throw missingTasksExtension(`${call.request.method} needs the tasks extension`)
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * @module task-record
+ * What a task store keeps per task, and the two wire shapes made from it: the `CreateTaskResult`
+ * a `tools/call` answers with, and the detailed task of `tasks/get` and `notifications/tasks`.
+ * The record also holds what a worker needs to run the call again after its inputs arrive (the
+ * tool, its arguments, the client's capabilities, the answers gathered so far), so any instance
+ * can resume it.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
+import type { Implementation } from '../../protocol/modern/request-meta.ts'
+import type { InputRequest } from '../mrtr/input-requests.ts'
+import type { RecordedAnswer } from '../mrtr/round-state.ts'
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
+
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled'])
+
+/** One question a task waits on, under the key the client answers (unique over the task's life). */
+export interface OutstandingInput {
+  /** The key the handler asked under. */
+  key: string
+  /** Digest of the question, so the answer is recorded for this question only. */
+  digest: string
+  request: InputRequest
+}
+
+/** The call a task runs, as a worker needs it to run it again. */
+export interface TaskCall {
+  tool: string
+  arguments: JsonObject
+  protocolVersion: string
+  clientCapabilities: ClientCapabilities
+  clientInfo?: Implementation
+  /** Answers gathered so far, from the rounds before the task and from `tasks/update`. */
+  answers: RecordedAnswer[]
+  /** Runs of the handler so far (each ask that parks the task ends one). */
+  round: number
+}
+
+export interface TaskRecord {
+  id: string
+  /**
+   * Bumped by every write; a store replaces a record only at the version the writer read, so
+   * concurrent writers (a worker's renewal, a cancel, an answer) never overwrite each other.
+   */
+  version: number
+  /** Digest of the principal that created the task: every task request is checked against it. */
+  owner: string
+  status: TaskStatus
+  statusMessage?: string
+  progress?: { progress: number; total?: number }
+  /** Epoch milliseconds. */
+  createdAt: number
+  updatedAt: number
+  /** How long the task is kept after its last change; null: until deleted by the store's owner. */
+  ttlMs: number | null
+  pollIntervalMs: number
+  /** Epoch milliseconds after which the store may forget the task; null: never. */
+  expiresAt: number | null
+  /** The execution lease of the worker running it (status working). */
+  lease?: { fence: string; until: number }
+  /** tasks/cancel arrived while a worker ran it: the worker stops and the task ends cancelled. */
+  cancelRequested?: boolean
+  call: TaskCall
+  /** Status input_required: the questions still unanswered, by the key the client answers. */
+  inputs?: Record<string, OutstandingInput>
+  /** Every input key the task ever used, so none is used twice. */
+  usedKeys: string[]
+  /** Status completed: what `tools/call` would have returned. */
+  result?: JsonObject
+  /** Status failed: the JSON-RPC error. */
+  error?: { code: number; message: string; data?: unknown }
+}
+
+/** `_meta` key of a task's progress, on the detailed task. */
+export const TASK_PROGRESS_META = 'dev.tessera/progress'
+
+/** The task fields every task shape carries. */
+function taskFields(task: TaskRecord): JsonObject {
+  const out: JsonObject = { taskId: task.id, status: task.status }
+  if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage
+  out.createdAt = new Date(task.createdAt).toISOString()
+  out.lastUpdatedAt = new Date(task.updatedAt).toISOString()
+  out.ttlMs = task.ttlMs
+  out.pollIntervalMs = task.pollIntervalMs
+  return out
+}
+
+/** The answer of a `tools/call` that started a task. */
+export function createTaskResult(task: TaskRecord): JsonObject {
+  return { resultType: 'task', ...taskFields(task) }
+}
+
+/** The task as `tasks/get` returns it and `notifications/tasks` carries it. */
+export function detailedTask(task: TaskRecord): JsonObject {
+  const out = taskFields(task)
+  if (task.status === 'input_required' && task.inputs !== undefined) {
+    const requests: JsonObject = {}
+    for (const [key, input] of Object.entries(task.inputs))
+      requests[key] = input.request as unknown as JsonObject
+    out.inputRequests = requests
+  }
+  if (task.status === 'completed' && task.result !== undefined) out.result = task.result
+  if (task.status === 'failed' && task.error !== undefined) out.error = task.error as JsonObject
+  if (task.progress !== undefined) out._meta = { [TASK_PROGRESS_META]: task.progress }
+  return out
+}
+
+export function isTerminal(task: TaskRecord): boolean {
+  return TERMINAL_STATUSES.has(task.status)
+}

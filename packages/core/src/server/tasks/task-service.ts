@@ -1,0 +1,271 @@
+/**
+ * @module task-service
+ * Tasks of one server over its task store: creating them durably, finding them for their owner
+ * only, changing them by compare-and-set, answering their questions, cancelling them, and
+ * telling listen streams (on every instance, through the bus) what changed. A working task whose
+ * worker's lease ran out is failed by whoever reads it first: a dead worker's task never stays
+ * `working`, and the late worker, should it wake, can no longer write.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { TesseraError } from '../../errors.ts'
+import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { principalKey } from '../handshake/principal.ts'
+import type { Logger } from '../logger.ts'
+import type { NotificationBus } from '../notification-bus.ts'
+import { detailedTask, isTerminal, type TaskCall, type TaskRecord } from './task-record.ts'
+import type { TaskStore } from './task-store.ts'
+
+export interface TaskSettings {
+  /** How long a worker's hold on a running task lasts without renewal (default 15 000 ms). */
+  leaseMs: number
+  /** How long a task is kept after its last change (default one hour); null: never dropped. */
+  ttlMs: number | null
+  /** The polling interval clients are told (default 1000 ms). */
+  pollIntervalMs: number
+  /** Bound on every task store call (default min(5000, leaseMs / 3)). */
+  storeTimeoutMs: number
+}
+
+/** The one answer for an id that is unknown, expired or someone else's. */
+export const UNKNOWN_TASK_MESSAGE = 'Invalid params: unknown task.'
+
+const STORE_UNAVAILABLE = 'The task store is unavailable; retry later.'
+const WORKER_GONE = 'The worker running this task stopped before the task finished.'
+const MUTATE_ATTEMPTS = 8
+/** The largest detailed task (UTF-8 bytes) sent along with its change event. */
+const INLINE_TASK_BYTES = 4096
+
+export class TaskService {
+  readonly settings: TaskSettings
+  readonly #store: TaskStore
+  readonly #bus: NotificationBus
+  readonly #logger: Logger
+  /** Cancel hooks of the tasks this process runs, by id. */
+  readonly #running = new Map<string, (reason: string) => void>()
+  #unsubscribe: (() => void) | undefined
+
+  constructor(store: TaskStore, bus: NotificationBus, logger: Logger, settings: TaskSettings) {
+    this.#store = store
+    this.#bus = bus
+    this.#logger = logger
+    this.settings = settings
+  }
+
+  /** The owner key of a caller, or undefined when tasks cannot be bound to it (no subject). */
+  ownerOf(auth: AuthInfo | undefined): string | undefined {
+    return principalKey(auth)
+  }
+
+  /**
+   * A new task's id: 192 random bits, or, for the task of a single-use answer, derived from that
+   * answer's nonce, so a duplicate of the answer names the same task before it is even stored.
+   */
+  newId(nonce?: string): string {
+    if (nonce === undefined) return randomBytes(24).toString('base64url')
+    return createHash('sha256').update(`tessera/task\0${nonce}`).digest('base64url').slice(0, 32)
+  }
+
+  /** A working task, leased to this process from now. */
+  newRecord(init: {
+    id: string
+    owner: string
+    call: TaskCall
+    ttlMs?: number | null
+    pollIntervalMs?: number
+  }): TaskRecord {
+    const now = Date.now()
+    const ttlMs = init.ttlMs === undefined ? this.settings.ttlMs : init.ttlMs
+    const lease = { fence: newFence(), until: now + this.settings.leaseMs }
+    return {
+      id: init.id,
+      version: 1,
+      owner: init.owner,
+      status: 'working',
+      createdAt: now,
+      updatedAt: now,
+      ttlMs,
+      pollIntervalMs: init.pollIntervalMs ?? this.settings.pollIntervalMs,
+      expiresAt: expiry(now, ttlMs, lease.until),
+      lease,
+      call: init.call,
+      usedKeys: [],
+    }
+  }
+
+  /** Stores a new task; resolves once a `tasks/get` on any instance would find it. */
+  async create(task: TaskRecord): Promise<void> {
+    const created = await this.#call('create', () => this.#store.create(task))
+    if (!created) throw this.#unavailable('create', 'the store refused the task (full, or the id is taken)')
+    this.publish(task)
+  }
+
+  /** The caller's task: unknown, expired and foreign ids all get the same -32602. */
+  async find(id: unknown, auth: AuthInfo | undefined): Promise<TaskRecord> {
+    if (typeof id !== 'string' || id === '' || id.length > 128) throw unknownTask()
+    const owner = this.ownerOf(auth)
+    const task = await this.read(id)
+    if (task === undefined || owner === undefined || task.owner !== owner) throw unknownTask()
+    return task
+  }
+
+  /** The task as it stands, a dead worker's task failed first. */
+  async read(id: string): Promise<TaskRecord | undefined> {
+    const task = await this.#call('get', () => this.#store.get(id))
+    if (task === undefined || !leaseRanOut(task)) return task
+    return this.mutate(id, (current) => (leaseRanOut(current) ? failedByDeadWorker(current) : current))
+  }
+
+  /**
+   * Applies `change` by compare-and-set, reading again when another writer got there first.
+   * `change` returns the next record, or the record it was given to leave it as it is; the
+   * result is the record as stored (undefined when the task is gone). A `quiet` change (a lease
+   * renewal) is no change a client can see: `lastUpdatedAt` stays and nothing is published.
+   */
+  async mutate(
+    id: string,
+    change: (task: TaskRecord) => TaskRecord,
+    options: { quiet?: boolean } = {},
+  ): Promise<TaskRecord | undefined> {
+    for (let attempt = 0; attempt < MUTATE_ATTEMPTS; attempt++) {
+      const current = await this.#call('get', () => this.#store.get(id))
+      if (current === undefined) return undefined
+      const next = change(current)
+      if (next === current) return current
+      const updatedAt = options.quiet ? current.updatedAt : Date.now()
+      const written: TaskRecord = {
+        ...next,
+        version: current.version + 1,
+        updatedAt,
+        expiresAt: expiry(updatedAt, next.ttlMs, next.lease?.until),
+      }
+      if (await this.#call('replace', () => this.#store.replace(id, current.version, written))) {
+        if (!options.quiet) this.publish(written)
+        return written
+      }
+    }
+    throw this.#unavailable('replace', `the task kept changing under ${MUTATE_ATTEMPTS} attempts`)
+  }
+
+  /**
+   * Tells listen streams everywhere what the task now is. A large task travels as its id only
+   * (a bus may carry a few kilobytes per event): the delivering instance reads it from the store.
+   */
+  publish(task: TaskRecord): void {
+    const wire = detailedTask(task)
+    const small = Buffer.byteLength(JSON.stringify(wire)) <= INLINE_TASK_BYTES
+    this.#bus.publish({
+      type: 'task-changed',
+      taskId: task.id,
+      owner: task.owner,
+      ...(small ? { task: wire } : {}),
+    })
+  }
+
+  /**
+   * Asks for a task to stop. A task waiting for input ends cancelled at once; a running one is
+   * marked, and its worker (on whichever instance) is told to abort; a terminal one stays as it is.
+   */
+  async cancel(task: TaskRecord): Promise<void> {
+    if (isTerminal(task)) return
+    const next = await this.mutate(task.id, (current) => {
+      if (isTerminal(current)) return current
+      if (current.status === 'input_required') {
+        const { inputs: _, ...rest } = current
+        return { ...rest, status: 'cancelled', statusMessage: 'Cancelled by the client.' }
+      }
+      return current.cancelRequested ? current : { ...current, cancelRequested: true }
+    })
+    if (next?.status === 'working') this.#bus.publish({ type: 'task-cancel', taskId: task.id })
+  }
+
+  /** Registers the cancel hook of a task this process runs; returns the function that removes it. */
+  running(id: string, cancel: (reason: string) => void): () => void {
+    this.#unsubscribe ??= this.#bus.subscribe((event) => {
+      if (event.type === 'task-cancel') this.#running.get(event.taskId)?.('cancelled by the client')
+    })
+    this.#running.set(id, cancel)
+    return () => {
+      if (this.#running.get(id) === cancel) this.#running.delete(id)
+    }
+  }
+
+  /** Renews a worker's lease; false when the task is no longer its to run. Cancellation is reported. */
+  async renew(id: string, fence: string): Promise<{ held: boolean; cancelRequested: boolean }> {
+    let held = false
+    const task = await this.mutate(
+      id,
+      (current) => {
+        held = current.status === 'working' && current.lease?.fence === fence
+        if (!held) return current
+        return { ...current, lease: { fence, until: Date.now() + this.settings.leaseMs } }
+      },
+      { quiet: true },
+    )
+    return { held: held && task !== undefined, cancelRequested: task?.cancelRequested === true }
+  }
+
+  /**
+   * Writes what a worker's run ended with, only while the task is still that worker's: a
+   * late worker whose task was failed or cancelled meanwhile changes nothing.
+   */
+  async settle(
+    id: string,
+    fence: string,
+    end: (current: TaskRecord) => TaskRecord,
+  ): Promise<TaskRecord | undefined> {
+    let own = false
+    const task = await this.mutate(id, (current) => {
+      own = current.status === 'working' && current.lease?.fence === fence
+      if (!own) return current
+      const { lease: _, ...rest } = end(current)
+      return rest
+    })
+    return own ? task : undefined
+  }
+
+  close(): void {
+    this.#unsubscribe?.()
+    this.#unsubscribe = undefined
+  }
+
+  get logger(): Logger {
+    return this.#logger
+  }
+
+  #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return withTimeout(
+      `task store ${operation}`,
+      Promise.resolve().then(run),
+      this.settings.storeTimeoutMs,
+    ).catch((error: unknown) => {
+      if (error instanceof TesseraError) throw error
+      throw this.#unavailable(operation, error instanceof Error ? error.message : String(error))
+    })
+  }
+
+  #unavailable(operation: string, detail: string): TesseraError {
+    this.#logger.error({ event: 'task_store_error', operation, detail }, 'task store call failed')
+    return new TesseraError('TESSERA_STORE_UNAVAILABLE', STORE_UNAVAILABLE)
+  }
+}
+
+export function unknownTask(): TesseraError {
+  return new TesseraError('TESSERA_INVALID_PARAMS', UNKNOWN_TASK_MESSAGE)
+}
+
+/** When a record may be forgotten: ttl after its last change, and never while its lease holds. */
+function expiry(now: number, ttlMs: number | null, leaseUntil: number | undefined): number | null {
+  if (ttlMs === null) return null
+  return Math.max(now + ttlMs, leaseUntil ?? 0)
+}
+
+function leaseRanOut(task: TaskRecord): boolean {
+  return task.status === 'working' && task.lease !== undefined && task.lease.until < Date.now()
+}
+
+function failedByDeadWorker(task: TaskRecord): TaskRecord {
+  const { lease: _, ...rest } = task
+  const error = new TesseraError('TESSERA_INTERNAL', WORKER_GONE)
+  return { ...rest, status: 'failed', error: { code: error.jsonrpcCode, message: error.message } }
+}
