@@ -4,7 +4,8 @@
  * real process tree on each shared backend (SQLite; Redis and PostgreSQL when their test URLs are
  * set), one accepted answer re-sent four times at once by a client that declares the tasks
  * extension. Every copy gets the same task, whichever worker took it; the task is read on any
- * worker; the deployment log shows one rollback. The demo's data in the test Redis or PostgreSQL
+ * worker; the deployment log shows one rollback. A cancel, taken by whichever worker its
+ * connection reaches, stops the rollout on the worker running it, before the switch. The demo's data in the test Redis or PostgreSQL
  * is cleared first, so every run starts from the seeded history, as a fresh install would.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -124,6 +125,41 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
           .map((l) => l.pid),
       )
       expect(serving.size).toBeGreaterThan(1)
+    },
+    30_000,
+  )
+
+  it.skipIf(skip !== undefined)(
+    'a cancel on any worker stops the rollout on the worker running it',
+    async () => {
+      const service = 'identity'
+      const before = await rollbacksOf(client, service)
+      const ask = (await client.callTool('rollback', { service })).result as ToolResult
+      const offered = (
+        ask.inputRequests!.version!.params.requestedSchema as { properties: { version: { enum: string[] } } }
+      ).properties.version.enum
+      const created = (
+        await client.callTool(
+          'rollback',
+          { service },
+          {
+            inputResponses: { version: answer('accept', { version: offered[0]! }) },
+            requestState: ask.requestState,
+          },
+        )
+      ).result as unknown as Task
+      expect(created.resultType).toBe('task')
+      const other = new McpClient(client.url, { capabilities: TASK_CAPABILITIES })
+      expect((await other.request('tasks/cancel', { taskId: created.taskId })).result).toMatchObject({
+        resultType: 'complete',
+      })
+      let task = created
+      for (let i = 0; i < 100 && !['completed', 'failed', 'cancelled'].includes(task.status); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        task = (await other.request<Task>('tasks/get', { taskId: created.taskId })).result!
+      }
+      expect(task.status).toBe('cancelled')
+      expect(await rollbacksOf(client, service)).toBe(before)
     },
     30_000,
   )

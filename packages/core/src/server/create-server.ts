@@ -128,6 +128,8 @@ const OPTION_NAMES = new Set([
   'logger',
   'handshake',
 ])
+/** How long `close()` waits for stopped tasks to write how they ended. */
+const TASK_STOP_WAIT_MS = 2000
 /** Where options that used to live elsewhere now go, for the error that refuses them. */
 const MOVED_OPTIONS: Readonly<Record<string, string>> = {
   replay: 'stores.replay (and singleUse.leaseMs)',
@@ -230,9 +232,13 @@ export class McpServer {
     return this.#core.state.snapshot()
   }
 
-  /** Ends listen and session streams (each gets its closing message), then closes every store. */
+  /**
+   * Stops the tasks this process runs (each ends failed, saying the server stopped it), ends
+   * listen and session streams (each gets its closing message), then closes every store.
+   */
   async close(): Promise<void> {
     const core = this.#core
+    await core.tasks.service.stopAll('the server is shutting down', TASK_STOP_WAIT_MS)
     core.bus.publish({ type: 'shutdown' })
     // Every port given, used or not (a bundle releases its connection after the last one), and
     // the in-memory defaults; each once.

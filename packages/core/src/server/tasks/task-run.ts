@@ -114,7 +114,14 @@ async function follow(
   const abort = (reason: string) => {
     if (!control.controller.signal.aborted) control.controller.abort(new TaskStoppedError(reason))
   }
-  const unregister = service.running(task.id, abort)
+  let ended: () => void = () => {}
+  const unregister = service.running(
+    task.id,
+    abort,
+    new Promise<void>((resolve) => {
+      ended = resolve
+    }),
+  )
   const leaseMs = service.settings.leaseMs
   const kept = keepLease({
     leaseMs,
@@ -144,17 +151,21 @@ async function follow(
   }
   await control.handle.flushed()
   await kept.stop()
-  unregister()
   try {
     const written = await service.settle(task.id, lease.fence, (current) =>
       ending(runner, current, end, round, body, control.controller.signal),
     )
     if (written === undefined) {
       log.warn({ event: 'task_run_superseded', taskId: task.id }, 'task run ended after its task moved on')
+    } else {
+      log.info({ event: 'task_run_ended', taskId: task.id, status: written.status }, 'task run ended')
     }
   } catch (error) {
     // The lease runs out, after which the task reads as failed: it never stays working.
     log.error({ event: 'task_settle_failed', taskId: task.id, err: error }, 'task outcome not recorded')
+  } finally {
+    unregister()
+    ended()
   }
 }
 

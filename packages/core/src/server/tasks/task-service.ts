@@ -41,8 +41,8 @@ export class TaskService {
   readonly #store: TaskStore
   readonly #bus: NotificationBus
   readonly #logger: Logger
-  /** Cancel hooks of the tasks this process runs, by id. */
-  readonly #running = new Map<string, (reason: string) => void>()
+  /** The runs this process holds, by task id: how to stop each, and when it has ended. */
+  readonly #running = new Map<string, { stop: (reason: string) => void; ended: Promise<void> }>()
   #unsubscribe: (() => void) | undefined
 
   constructor(store: TaskStore, bus: NotificationBus, logger: Logger, settings: TaskSettings) {
@@ -97,6 +97,7 @@ export class TaskService {
   async create(task: TaskRecord): Promise<void> {
     const created = await this.#call('create', () => this.#store.create(task))
     if (!created) throw this.#unavailable('create', 'the store refused the task (full, or the id is taken)')
+    this.#logger.info({ event: 'task_created', taskId: task.id, tool: task.call.tool }, 'task created')
     this.publish(task)
   }
 
@@ -179,15 +180,36 @@ export class TaskService {
     if (next?.status === 'working') this.#bus.publish({ type: 'task-cancel', taskId: task.id })
   }
 
-  /** Registers the cancel hook of a task this process runs; returns the function that removes it. */
-  running(id: string, cancel: (reason: string) => void): () => void {
+  /**
+   * Registers a run of this process: `stop` aborts it, `ended` settles once its outcome is
+   * written. Returns the function that removes it.
+   */
+  running(id: string, stop: (reason: string) => void, ended: Promise<void>): () => void {
     this.#unsubscribe ??= this.#bus.subscribe((event) => {
-      if (event.type === 'task-cancel') this.#running.get(event.taskId)?.('cancelled by the client')
+      if (event.type === 'task-cancel') this.#running.get(event.taskId)?.stop('cancelled by the client')
     })
-    this.#running.set(id, cancel)
+    const entry = { stop, ended }
+    this.#running.set(id, entry)
     return () => {
-      if (this.#running.get(id) === cancel) this.#running.delete(id)
+      if (this.#running.get(id) === entry) this.#running.delete(id)
     }
+  }
+
+  /**
+   * Stops every run of this process (a graceful shutdown) and waits, up to `waitMs`, for their
+   * outcomes to be written: a task the server stopped ends failed, saying so, instead of staying
+   * working until its lease runs out.
+   */
+  async stopAll(reason: string, waitMs: number): Promise<void> {
+    const runs = [...this.#running.values()]
+    if (runs.length === 0) return
+    for (const run of runs) run.stop(reason)
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs)
+    })
+    await Promise.race([Promise.all(runs.map((run) => run.ended)), timeout])
+    clearTimeout(timer)
   }
 
   /** Renews a worker's lease; false when the task is no longer its to run. Cancellation is reported. */

@@ -4,7 +4,8 @@
  * principal's task is an unknown task for every method; two servers on one task store and one bus
  * (as two instances) serve each other's tasks and a cancel reaches the instance running the work;
  * a dead worker's task ends failed and stays so; a worker that loses its lease stops its handler;
- * and a task store that cannot take a task lets the call go on synchronously.
+ * a server that shuts down ends its running tasks failed; and a task store that cannot take a
+ * task lets the call go on synchronously.
  */
 
 import { describe, expect, it } from 'vitest'
@@ -137,6 +138,23 @@ describe('tasks: across instances', () => {
     expect(aborts[0]).toMatch(/lease lost/)
     refuse = false
     expect((await pollTask(fetchClient(app), taskId)).status).toBe('failed')
+  })
+})
+
+describe('tasks: a graceful shutdown', () => {
+  it('endsTheTasksItRunsFailedSayingTheServerStoppedThem', async () => {
+    const stores = shared()
+    // The stopping instance closes its own view of the store only: the other still reads it.
+    const a = instance({ tasks: { ...stores.tasks, close: async () => {} }, bus: stores.bus })
+    const b = instance(stores)
+    const taskId = String(resultOf(await fetchClient(a.app).callTool('wait', {}, { caps: TASK_CAPS })).taskId)
+    await pollTask(fetchClient(b.app), taskId, ['working'])
+    await a.app.close()
+    expect(a.aborts).toHaveLength(1)
+    expect(await pollTask(fetchClient(b.app), taskId, undefined, { timeoutMs: 200 })).toMatchObject({
+      status: 'failed',
+      error: { code: -32603, message: 'The task was stopped: the server is shutting down.' },
+    })
   })
 })
 
