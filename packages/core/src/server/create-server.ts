@@ -38,6 +38,7 @@ import type { ServerCore } from './server-core.ts'
 import { assertStores, type Stores } from './stores.ts'
 import { TaskService, type TaskSettings } from './tasks/task-service.ts'
 import { memoryTaskStore, type TaskStore } from './tasks/task-store.ts'
+import { Telemetry } from './telemetry/telemetry.ts'
 import type {
   CacheHints,
   PromptArgumentsInput,
@@ -301,6 +302,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
   const leaseMs = options.singleUse?.leaseMs
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
+  const telemetry = new Telemetry(options.version)
   const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
     info,
     resultMeta,
@@ -312,13 +314,15 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
     cache: resolveCacheHints(options.cache),
     pageSize: positiveInteger(options.pageSize ?? 100, 'pageSize'),
     maxRounds,
-    state: new StateService(options.requestState, options.name, logger),
+    state: new StateService(options.requestState, options.name, logger, telemetry),
     get guard() {
       guard ??= createSingleUseGuard({
         store: stores.replay ?? memoryReplayStore(),
         leaseMs,
-        onEvent: (event) =>
-          logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard'),
+        onEvent: (event) => {
+          logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard')
+          if (event.type === 'lease_lost' || event.type === 'store_error') telemetry.singleUse(event.type)
+        },
       })
       return guard
     },
@@ -326,6 +330,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
     // A worker of node:cluster reaches its siblings through the primary's relay by default.
     bus,
     logger,
+    telemetry,
     logging: options.logging === true,
     listOnlyPermitted: options.listOnlyPermitted === true,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },

@@ -16,6 +16,7 @@ import type { PromptRegistry } from './registry/prompts.ts'
 import type { ResourceRegistry } from './registry/resources.ts'
 import type { ToolRegistry } from './registry/tools.ts'
 import type { TaskRunner } from './tasks/task-run.ts'
+import type { Telemetry } from './telemetry/telemetry.ts'
 
 export interface ServerCore {
   readonly info: Implementation
@@ -37,6 +38,8 @@ export interface ServerCore {
   readonly tasks: TaskRunner
   readonly bus: NotificationBus
   readonly logger: Logger
+  /** Spans and metrics through the OpenTelemetry API, when the application installed it. */
+  readonly telemetry: Telemetry
   readonly logging: boolean
   /** Lists show only what the caller's scopes permit (and are then private to it). */
   readonly listOnlyPermitted: boolean

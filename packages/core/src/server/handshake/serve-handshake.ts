@@ -6,7 +6,7 @@
  * the client and is re-entered with the answers, up to the round limit.
  */
 import { randomUUID } from 'node:crypto'
-import { TesseraError } from '../../errors.ts'
+import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
 import { isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
@@ -42,15 +42,28 @@ export async function serveHandshake(
   session: SessionContext,
   exchange: Exchange,
 ): Promise<ResponseReply> {
+  const span = core.telemetry.request({
+    method: request.method,
+    requestId: request.id,
+    params: request.params as JsonObject | undefined,
+    headers: exchange.headers,
+    sessionId: session.record.id,
+  })
   try {
-    return success(request.id, await dispatch(core, request, session, exchange))
+    const result = await span.run(() => dispatch(core, request, session, exchange))
+    span.answered(undefined, result.isError === true)
+    return success(request.id, result)
   } catch (error) {
     // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
     const log = exchange.signal.aborted
       ? () => {}
       : (err: unknown) =>
           core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')
-    return failure(request.id, toTesseraError(error, log), { inSession: true })
+    const failed = toTesseraError(error, log)
+    span.failed(handshakeJsonrpcCode(failed.code), failed.message)
+    return failure(request.id, failed, { inSession: true })
+  } finally {
+    span.end(core.telemetry)
   }
 }
 

@@ -50,7 +50,7 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
-  const args = validateArguments(tool, params.arguments)
+  const args = core.telemetry.step('validate arguments', () => validateArguments(tool, params.arguments))
   let result: CallToolResult | InputRequiredWire
   try {
     result = await runInteractive<CallToolResult>({

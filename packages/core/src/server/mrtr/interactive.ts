@@ -61,6 +61,7 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     const payload = opened.payload?.m
     if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, payload, opened.nonce)
+    core.telemetry.round(payload.r, payload.s)
   } else if (incoming !== undefined) {
     // Answers without a state can only be volunteered like arguments; a single-use target
     // must never act on them, because there is no nonce to consume.
@@ -86,7 +87,8 @@ async function execute<R>(
     }
     let out: R
     try {
-      out = starter ? await starter.race(call.invoke(ctx)) : await call.invoke(ctx)
+      const invoke = () => call.invoke(ctx)
+      out = await call.core.telemetry.step('handler', () => (starter ? starter.race(invoke()) : invoke()))
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
@@ -102,13 +104,12 @@ async function execute<R>(
   const guard = call.core.guard
   // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
-  const result = await guard.run(
-    round.nonce,
-    single.what,
-    call.core.state.ttlSeconds * 1000,
-    once,
-    (value) => (isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done')),
+  const result = await call.core.telemetry.step('single-use guard', () =>
+    guard.run(round.nonce!, single.what, call.core.state.ttlSeconds * 1000, once, (value) =>
+      isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done'),
+    ),
   )
+  call.core.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
   if (result.status === 'executed') return result.value
   if (result.status === 'in_progress') {
     // The twin of this answer may be storing its task right now: then that task is the answer.
@@ -157,6 +158,8 @@ function ask<R>(
     q: keys.map((key) => [key, questionDigest(signal.requests[key]!)]),
     g: round.gathered(),
   }
+  const first = round.payload?.s ?? call.core.telemetry.carry()
+  if (first !== undefined) payload.s = first
   const wire: InputRequiredWire = {
     resultType: 'input_required',
     requestState: call.core.state.mint({ m: payload }, binding),

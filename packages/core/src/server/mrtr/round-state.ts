@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
+import type { CarriedSpan } from '../telemetry/carried-span.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
 import type { InputRequest } from './input-requests.ts'
@@ -29,6 +30,8 @@ export interface RoundPayload {
   q: Array<[string, string]>
   /** Answers gathered in earlier rounds, in the order the handler consumed them. */
   g: RecordedAnswer[]
+  /** The first round's span (trace id, span id), so every later round's span links to it. */
+  s?: CarriedSpan
 }
 
 export type AnswerLookup = { found: true; answer: Answer } | { found: false }

@@ -22,6 +22,7 @@ import {
   unboundBinder,
 } from '../../security/request-state/index.ts'
 import type { Logger } from '../logger.ts'
+import type { Telemetry } from '../telemetry/telemetry.ts'
 
 export interface RequestStateOptions {
   /** Key ring: the first key seals, every key opens. Omit for an ephemeral key (one process only). */
@@ -60,6 +61,7 @@ export class StateService {
     options: RequestStateOptions | undefined,
     serverName: string,
     private readonly logger: Logger,
+    private readonly telemetry: Telemetry,
   ) {
     this.ephemeral = options?.keys === undefined || options.keys.length === 0
     const keys = this.ephemeral ? [generateStateKey('ephemeral')] : options!.keys!
@@ -87,7 +89,7 @@ export class StateService {
 
   mint(payload: unknown, binding: string): string {
     this.metrics.minted++
-    return this.codec.mint(payload, binding)
+    return this.telemetry.step('requestState seal', () => this.codec.mint(payload, binding))
   }
 
   /** Opens a state or throws the one fixed -32602; the reason goes to logs and metrics only. */
@@ -96,12 +98,13 @@ export class StateService {
       this.refuse('malformed', method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
-    const opened = this.codec.open<T>(token, binding)
+    const opened = this.telemetry.step('requestState open', () => this.codec.open<T>(token, binding))
     if (!opened.ok) {
       this.refuse(opened.reason, method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
     this.metrics.openedByKey[opened.keyId] = (this.metrics.openedByKey[opened.keyId] ?? 0) + 1
+    this.telemetry.opened(opened.keyId)
     return opened
   }
 
@@ -111,6 +114,7 @@ export class StateService {
 
   private refuse(reason: StateRefusalReason, method: string): void {
     this.metrics.refused[reason] = (this.metrics.refused[reason] ?? 0) + 1
+    this.telemetry.refused(reason)
     this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
   }
 }

@@ -17,6 +17,7 @@ import {
 import type { Exchange } from '../exchange.ts'
 import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerCore } from '../server-core.ts'
+import type { RequestSpan } from '../telemetry/telemetry.ts'
 import { methodTable } from './method-table.ts'
 import { failure, type Reply, type ResponseReply, toTesseraError } from './reply.ts'
 import { subscriptionsListen } from './subscriptions-listen.ts'
@@ -26,19 +27,31 @@ export async function serveModern(
   request: JsonRpcRequest,
   exchange: Exchange,
 ): Promise<Reply> {
+  const span = core.telemetry.request({
+    method: request.method,
+    requestId: request.id,
+    params: request.params as JsonObject | undefined,
+    headers: exchange.headers,
+  })
   try {
-    return await dispatch(core, request, exchange)
+    return await span.run(() => dispatch(core, request, exchange, span))
   } catch (error) {
-    return failure(
-      request.id,
-      toTesseraError(error, (err) =>
-        core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error'),
-      ),
+    const failed = toTesseraError(error, (err) =>
+      core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error'),
     )
+    span.failed(failed.jsonrpcCode, failed.message)
+    return failure(request.id, failed)
+  } finally {
+    span.end(core.telemetry)
   }
 }
 
-async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+async function dispatch(
+  core: ServerCore,
+  request: JsonRpcRequest,
+  exchange: Exchange,
+  span: RequestSpan,
+): Promise<Reply> {
   const params = request.params
   const read = readRequestMeta(params)
   if (!read.ok) throw read.error
@@ -63,7 +76,9 @@ async function dispatch(core: ServerCore, request: JsonRpcRequest, exchange: Exc
   }
   const call: MethodCall = { core, request, params: params as JsonObject, meta, era: 'modern', exchange }
   if (request.method === 'subscriptions/listen') return await subscriptionsListen(call)
-  return encodeComplete(core, request.id, await spec.run(call))
+  const result = await spec.run(call)
+  span.answered(result.resultType as string | undefined, result.isError === true)
+  return encodeComplete(core, request.id, result)
 }
 
 /**

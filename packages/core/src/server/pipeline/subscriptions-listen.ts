@@ -53,7 +53,11 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
         if (method === undefined) return
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
       })
-      sink.onClose(unsubscribe)
+      call.core.telemetry.listenStreams(1)
+      sink.onClose(() => {
+        unsubscribe()
+        call.core.telemetry.listenStreams(-1)
+      })
     },
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * @module otel-api
+ * `@opentelemetry/api`, when the application installed it (an optional peer dependency). It is
+ * loaded once, synchronously; without it every span and metric is skipped. The API keeps its
+ * registrations on a process-wide symbol, so the SDK an application registers through its own
+ * import of the package is the one seen here.
+ *
+ * The types below are the part of the API Tessera calls, written out here so that no declaration
+ * file of `@tessera/core` names the optional package: a project without it type-checks.
+ */
+import { createRequire } from 'node:module'
+
+export type Attributes = Record<string, string | number | boolean | undefined>
+
+/** An OpenTelemetry context (immutable; `setValue` returns a new one). */
+export interface Context {
+  getValue(key: symbol): unknown
+  setValue(key: symbol, value: unknown): Context
+}
+
+export interface SpanContext {
+  traceId: string
+  spanId: string
+  traceFlags: number
+}
+
+export interface Span {
+  spanContext(): SpanContext
+  setAttribute(key: string, value: string | number | boolean): this
+  setAttributes(attributes: Attributes): this
+  setStatus(status: { code: number; message?: string }): this
+  addLink(link: { context: SpanContext }): this
+  isRecording(): boolean
+  end(): void
+}
+
+export interface Tracer {
+  startSpan(name: string, options?: { kind?: number }, context?: Context): Span
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>
+}
+
+export interface Counter {
+  add(value: number, attributes?: Attributes): void
+}
+
+export interface Histogram {
+  record(value: number, attributes?: Attributes): void
+}
+
+interface InstrumentOptions {
+  description?: string
+  unit?: string
+  advice?: { explicitBucketBoundaries?: number[] }
+}
+
+export interface Meter {
+  createHistogram(name: string, options?: InstrumentOptions): Histogram
+  createCounter(name: string, options?: InstrumentOptions): Counter
+  createUpDownCounter(name: string, options?: InstrumentOptions): Counter
+}
+
+export interface OtelApi {
+  ROOT_CONTEXT: Context
+  createContextKey(description: string): symbol
+  context: { active(): Context; with<T>(context: Context, fn: () => T): T }
+  trace: {
+    getTracer(name: string, version?: string): Tracer
+    getActiveSpan(): Span | undefined
+    setSpan(context: Context, span: Span): Context
+  }
+  propagation: { extract(context: Context, carrier: Record<string, string>): Context }
+  metrics: { getMeter(name: string): Meter }
+}
+
+function load(): OtelApi | undefined {
+  try {
+    return createRequire(import.meta.url)('@opentelemetry/api') as OtelApi
+  } catch {
+    return undefined
+  }
+}
+
+export const otel: OtelApi | undefined = load()

@@ -1,0 +1,289 @@
+/**
+ * @module telemetry
+ * Traces and metrics through the OpenTelemetry API, following the semantic conventions for MCP:
+ * one server span per request (`{mcp.method.name} {target}`), its parent taken from the
+ * request's `_meta` (`traceparent`, `tracestate`) or else from the HTTP `traceparent` header,
+ * child spans for the steps that cost (argument validation, requestState open and seal, the
+ * single-use claim, the handler), and the operation duration, request, requestState and
+ * single-use metrics. Without `@opentelemetry/api`, or without an SDK registered, nothing is
+ * recorded and nothing but a few checks is paid. No argument value, result, token or state is
+ * ever recorded.
+ */
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import type { CarriedSpan } from './carried-span.ts'
+import {
+  type Attributes,
+  type Context,
+  type Counter,
+  type Histogram,
+  otel,
+  type Span,
+  type Tracer,
+} from './otel-api.ts'
+
+const SCOPE = '@tessera/core'
+/** Where the active context keeps the request's own server span (steps below it have their own). */
+const REQUEST_SPAN = otel?.createContextKey('tessera.request-span')
+const SERVER_KIND = 1
+const ERROR_STATUS = 2
+
+interface Instruments {
+  duration: Histogram
+  requests: Counter
+  stateOpened: Counter
+  stateRefused: Counter
+  singleUse: Counter
+  listenStreams: Counter
+}
+
+export interface RequestTelemetry {
+  method: string
+  requestId: string | number
+  params: JsonObject | undefined
+  headers: HeaderView | undefined
+  sessionId?: string
+}
+
+/** One request's span and clock; every method is safe to call whether or not anything records. */
+export class RequestSpan {
+  readonly #span: Span | undefined
+  readonly #context: Context | undefined
+  readonly #started: number
+  readonly #attributes: Attributes
+  #errorType: string | undefined
+  #outcome = 'ok'
+
+  constructor(span: Span | undefined, context: Context | undefined, attributes: Attributes) {
+    this.#span = span
+    this.#context = context
+    this.#started = performance.now()
+    this.#attributes = attributes
+  }
+
+  /** Runs `work` with this span as the active one, so the steps below it are its children. */
+  run<T>(work: () => Promise<T>): Promise<T> {
+    if (otel === undefined || this.#context === undefined) return work()
+    return otel.context.with(this.#context, work)
+  }
+
+  /** A JSON-RPC error answered this request. */
+  failed(code: number, message: string): void {
+    this.#errorType = String(code)
+    this.#outcome = 'error'
+    if (this.#span === undefined) return
+    this.#span.setAttribute('error.type', String(code))
+    this.#span.setAttribute('rpc.response.status_code', String(code))
+    this.#span.setStatus({ code: ERROR_STATUS, message })
+  }
+
+  /** What kind of answer it was: `input_required`, `task`, a tool error. */
+  answered(resultType: string | undefined, isError: boolean): void {
+    if (resultType === 'input_required' || resultType === 'task') this.#outcome = resultType
+    if (isError) {
+      this.#errorType = 'tool_error'
+      this.#outcome = 'tool_error'
+      this.#span?.setAttribute('error.type', 'tool_error')
+    }
+  }
+
+  end(telemetry: Telemetry): void {
+    this.#span?.end()
+    const metrics = telemetry.instruments
+    if (metrics === undefined) return
+    const attributes: Attributes = { ...this.#attributes }
+    if (this.#errorType !== undefined) attributes['error.type'] = this.#errorType
+    metrics.duration.record((performance.now() - this.#started) / 1000, attributes)
+    metrics.requests.add(1, {
+      'mcp.method.name': this.#attributes['mcp.method.name'],
+      outcome: this.#outcome,
+    })
+  }
+}
+
+export class Telemetry {
+  readonly #tracer: Tracer | undefined
+  #instruments: Instruments | undefined | null = null
+
+  constructor(version: string) {
+    this.#tracer = otel?.trace.getTracer(SCOPE, version)
+  }
+
+  /** The metric instruments, made on first use (after the application registered its SDK). */
+  get instruments(): Instruments | undefined {
+    if (this.#instruments !== null) return this.#instruments
+    if (otel === undefined) return (this.#instruments = undefined)
+    const meter = otel.metrics.getMeter(SCOPE)
+    this.#instruments = {
+      duration: meter.createHistogram('mcp.server.operation.duration', {
+        description: 'Duration of MCP requests as the server saw them.',
+        unit: 's',
+        advice: {
+          explicitBucketBoundaries: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        },
+      }),
+      requests: meter.createCounter('tessera.requests', {
+        description: 'MCP requests, by method and outcome.',
+      }),
+      stateOpened: meter.createCounter('tessera.request_state.opened', {
+        description: 'requestStates opened, by the id of the key that opened them.',
+      }),
+      stateRefused: meter.createCounter('tessera.request_state.refused', {
+        description: 'requestStates refused, by reason (never sent to the client).',
+      }),
+      singleUse: meter.createCounter('tessera.single_use.outcomes', {
+        description: 'Single-use answers: executed, replayed, in progress, lease lost, store error.',
+      }),
+      listenStreams: meter.createUpDownCounter('tessera.listen.streams', {
+        description: 'Open subscriptions/listen streams.',
+      }),
+    }
+    return this.#instruments
+  }
+
+  /** Starts the server span of one request. */
+  request(input: RequestTelemetry): RequestSpan {
+    const attributes: Attributes = { 'mcp.method.name': input.method }
+    const target = targetOf(input.method, input.params)
+    if (target.tool !== undefined) attributes['gen_ai.tool.name'] = target.tool
+    if (target.prompt !== undefined) attributes['gen_ai.prompt.name'] = target.prompt
+    const tracer = this.#tracer
+    if (otel === undefined || tracer === undefined) return new RequestSpan(undefined, undefined, attributes)
+    const parent = parentContext(input.params, input.headers)
+    const name = target.name === undefined ? input.method : `${input.method} ${target.name}`
+    const span = tracer.startSpan(name, { kind: SERVER_KIND }, parent)
+    if (!span.isRecording()) return new RequestSpan(undefined, undefined, attributes)
+    span.setAttributes(attributes)
+    span.setAttribute('jsonrpc.request.id', String(input.requestId))
+    span.setAttribute('network.transport', input.headers === undefined ? 'pipe' : 'tcp')
+    const version = metaOf(input.params)?.['io.modelcontextprotocol/protocolVersion']
+    if (typeof version === 'string') span.setAttribute('mcp.protocol.version', version)
+    if (input.sessionId !== undefined) span.setAttribute('mcp.session.id', input.sessionId)
+    if (target.uri !== undefined) span.setAttribute('mcp.resource.uri', target.uri)
+    if (input.method === 'tools/call') span.setAttribute('gen_ai.operation.name', 'execute_tool')
+    const context = otel.trace.setSpan(parent, span).setValue(REQUEST_SPAN!, span)
+    return new RequestSpan(span, context, attributes)
+  }
+
+  /** Runs `work` in a child span of the active one, when that one records. */
+  step<T>(name: string, work: () => T): T {
+    const tracer = this.#tracer
+    if (otel === undefined || tracer === undefined || otel.trace.getActiveSpan()?.isRecording() !== true) {
+      return work()
+    }
+    return tracer.startActiveSpan(name, (span) => {
+      let result: T
+      try {
+        result = work()
+      } catch (error) {
+        span.setStatus({ code: ERROR_STATUS })
+        span.end()
+        throw error
+      }
+      if (result instanceof Promise) {
+        return result.then(
+          (value) => {
+            span.end()
+            return value
+          },
+          (error: unknown) => {
+            span.setStatus({ code: ERROR_STATUS })
+            span.end()
+            throw error
+          },
+        ) as T
+      }
+      span.end()
+      return result
+    })
+  }
+
+  /** The request span's trace and span id, for a state to carry into the next round. */
+  carry(): CarriedSpan | undefined {
+    const span = requestSpan()
+    if (span === undefined || !span.isRecording()) return undefined
+    const { traceId, spanId } = span.spanContext()
+    return [traceId, spanId]
+  }
+
+  /** This request answers round `round` of a call whose first round is `first`: link and mark it. */
+  round(round: number, first: CarriedSpan | undefined): void {
+    const span = requestSpan()
+    if (span === undefined || !span.isRecording()) return
+    span.setAttribute('tessera.mrtr.round', round + 1)
+    if (first !== undefined && isSpanIds(first)) {
+      span.addLink({ context: { traceId: first[0], spanId: first[1], traceFlags: 1 } })
+    }
+  }
+
+  /** A refused requestState: its reason on the span and in the metrics, never on the wire. */
+  refused(reason: string): void {
+    requestSpan()?.setAttribute('tessera.request_state.refusal', reason)
+    this.instruments?.stateRefused.add(1, { reason })
+  }
+
+  opened(keyId: string): void {
+    this.instruments?.stateOpened.add(1, { 'tessera.key.id': keyId })
+  }
+
+  singleUse(outcome: string): void {
+    requestSpan()?.setAttribute('tessera.single_use.outcome', outcome)
+    this.instruments?.singleUse.add(1, { outcome })
+  }
+
+  listenStreams(delta: number): void {
+    this.instruments?.listenStreams.add(delta)
+  }
+}
+
+function requestSpan(): Span | undefined {
+  if (otel === undefined || REQUEST_SPAN === undefined) return undefined
+  return otel.context.active().getValue(REQUEST_SPAN) as Span | undefined
+}
+
+function metaOf(params: JsonObject | undefined): JsonObject | undefined {
+  const meta = params?._meta
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as JsonObject) : undefined
+}
+
+/** What a request addresses: the tool, the prompt or the resource (and which names the span). */
+function targetOf(
+  method: string,
+  params: JsonObject | undefined,
+): { name?: string; tool?: string; prompt?: string; uri?: string } {
+  const name = typeof params?.name === 'string' ? params.name.slice(0, 128) : undefined
+  if (method === 'tools/call') return { name, tool: name }
+  if (method === 'prompts/get') return { name, prompt: name }
+  if (method === 'resources/read' && typeof params?.uri === 'string') return { uri: params.uri.slice(0, 512) }
+  return {}
+}
+
+/** The caller's trace context: from `_meta` (the MCP convention), else from the HTTP header. */
+function parentContext(params: JsonObject | undefined, headers: HeaderView | undefined): Context {
+  const api = otel!
+  const meta = metaOf(params)
+  const carrier: Record<string, string> = {}
+  if (typeof meta?.traceparent === 'string') {
+    carrier.traceparent = meta.traceparent
+    if (typeof meta.tracestate === 'string') carrier.tracestate = meta.tracestate
+  } else if (headers !== undefined) {
+    const traceparent = headers.get('traceparent')
+    if (traceparent !== undefined) {
+      carrier.traceparent = traceparent
+      const tracestate = headers.get('tracestate')
+      if (tracestate !== undefined) carrier.tracestate = tracestate
+    }
+  }
+  if (carrier.traceparent === undefined) return api.ROOT_CONTEXT
+  return api.propagation.extract(api.ROOT_CONTEXT, carrier)
+}
+
+function isSpanIds(value: unknown): value is CarriedSpan {
+  return (
+    Array.isArray(value) &&
+    typeof value[0] === 'string' &&
+    /^[0-9a-f]{32}$/.test(value[0]) &&
+    typeof value[1] === 'string' &&
+    /^[0-9a-f]{16}$/.test(value[1])
+  )
+}
