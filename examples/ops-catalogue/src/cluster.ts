@@ -20,6 +20,7 @@ export async function serveWorkers(config: AppConfig, logger: AppLogger): Promis
     path: config.path,
     // Built before this worker's server: DPoP proofs reach its store once it is open.
     auth: config.auth ? opsAuth(config.auth, () => ops!.replay) : undefined,
+    health: true,
     logger,
     prepare: async () => {
       await prepareData(config, logger)

@@ -56,6 +56,9 @@ export type TesseraErrorCode = keyof typeof wireMappings
 /** The HTTP statuses of answers that are not errors. */
 export const SuccessStatus = { ok: 200, accepted: 202 } as const
 
+/** The HTTP statuses of the health probes: the process answers, or cannot serve yet. */
+export const ProbeStatus = { up: 200, unready: 503 } as const
+
 export class TesseraError extends Error {
   override readonly name: string = 'TesseraError'
   readonly code: TesseraErrorCode

@@ -22,7 +22,13 @@ export async function serveHttp(
   ops: OpenOps = openOps(config, logger),
 ): Promise<HttpProcess> {
   const auth = config.auth ? opsAuth(config.auth, () => ops.replay) : undefined
-  const running = await listen(ops.app, { host: config.host, port: config.port, path: config.path, auth })
+  const running = await listen(ops.app, {
+    host: config.host,
+    port: config.port,
+    path: config.path,
+    auth,
+    health: true,
+  })
   const stop = onShutdown(logger, async () => {
     await running.close()
     await ops.closeLog()

@@ -31,6 +31,7 @@ import { defaultLogger, type Logger } from './logger.ts'
 import { type RequestStateOptions, type StateMetrics, StateService } from './mrtr/state-service.ts'
 import { memoryNotificationBus } from './notification-bus.ts'
 import { serveModern } from './pipeline/modern.ts'
+import { checkReadiness } from './readiness.ts'
 import { type AnyPromptHandler, PromptRegistry } from './registry/prompts.ts'
 import { type AnyResourceHandler, type AnyTemplateHandler, ResourceRegistry } from './registry/resources.ts'
 import { type AnyToolHandler, ToolRegistry } from './registry/tools.ts'
@@ -270,6 +271,7 @@ export class McpServer {
       connect: (write, auth) => new MessageConnection(core, write, auth),
       endStreams: () => core.bus.publish({ type: 'shutdown' }),
       close: () => this.close(),
+      ready: () => checkReadiness(this.#stores, core.state.keysLoaded),
       processLocal: () => {
         const local: string[] = []
         if (core.state.ephemeral) local.push('requestState.keys')

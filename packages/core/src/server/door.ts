@@ -13,6 +13,7 @@ import type { Exchange } from './exchange.ts'
 import type { HandshakeSessions } from './handshake/sessions.ts'
 import type { Logger } from './logger.ts'
 import type { Reply } from './pipeline/reply.ts'
+import type { Readiness } from './readiness.ts'
 
 export interface ServerDoor {
   readonly logger: Logger
@@ -37,6 +38,8 @@ export interface ServerDoor {
    * of it must share (empty when it keeps nothing of the kind).
    */
   processLocal(): string[]
+  /** Whether the keys are loaded and every store and bus answers (the `/readyz` probe). */
+  ready(): Promise<Readiness>
 }
 
 const doors = new WeakMap<object, ServerDoor>()
@@ -75,4 +78,5 @@ export {
   type StreamSink,
   toTesseraError,
 } from './pipeline/reply.ts'
+export type { Readiness } from './readiness.ts'
 export type { CallToolResult, GetPromptResult, ReadResourceResult } from './types.ts'

@@ -52,6 +52,8 @@ export const INVALID_STATE_MESSAGE = 'Invalid params: the requestState is invali
 export class StateService {
   readonly ttlSeconds: number
   readonly ephemeral: boolean
+  /** Whether the codec holds a key to seal with (an ephemeral one counts: it serves one process). */
+  readonly keysLoaded: boolean
   private readonly codec: RequestStateCodec
   private readonly binder: Binder
   private readonly identity: string
@@ -73,6 +75,7 @@ export class StateService {
       maxTokenLength: 65_536,
     })
     this.ttlSeconds = this.codec.ttlSeconds
+    this.keysLoaded = keys.length > 0
     this.binder = options?.binder === false ? unboundBinder : (options?.binder ?? originatingRequestBinder())
     this.identity = options?.identity ?? serverName
   }

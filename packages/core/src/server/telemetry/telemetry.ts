@@ -112,7 +112,10 @@ export class Telemetry {
   /** The metric instruments, made on first use (after the application registered its SDK). */
   get instruments(): Instruments | undefined {
     if (this.#instruments !== null) return this.#instruments
-    if (otel === undefined) return (this.#instruments = undefined)
+    if (otel === undefined) {
+      this.#instruments = undefined
+      return undefined
+    }
     const meter = otel.metrics.getMeter(SCOPE)
     this.#instruments = {
       duration: meter.createHistogram('mcp.server.operation.duration', {

@@ -9,6 +9,7 @@ import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
+import { isProbe, serveProbe } from './health-http.ts'
 import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
 import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
@@ -23,6 +24,10 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   return async (request) => {
     const writer = new FetchReplyWriter(request.signal)
     const url = new URL(request.url)
+    if (isProbe(resolved, url.pathname)) {
+      await serveProbe(door, url.pathname, request.method, writer)
+      return writer.response
+    }
     if (serveDocument(resolved, url.pathname, request.method, writer)) return writer.response
     if (url.pathname !== resolved.path) {
       writeFault(writer, 'TESSERA_NOT_FOUND', 'Not found.')

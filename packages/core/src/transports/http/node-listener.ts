@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
+import { isProbe, serveProbe } from './health-http.ts'
 import type { HttpInput } from './http-input.ts'
 import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
 import { NodeHeaderView } from './node-headers.ts'
@@ -47,6 +48,17 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   const resolved = resolveHttpOptions(options, options?.local ?? true)
   door.opened()
   return (req, res, next) => {
+    if (resolved.health) {
+      const path = pathOf(sentTarget(req as FrameworkRequest))
+      if (isProbe(resolved, path)) {
+        const writer = new NodeReplyWriter(res)
+        serveProbe(door, path, req.method ?? 'GET', writer).catch(() => {
+          if (!writer.closed && !res.headersSent)
+            writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
+        })
+        return
+      }
+    }
     if (resolved.documents.size > 0 && serveDocumentOf(req as FrameworkRequest, resolved, res)) return
     if (!isEndpoint(req as FrameworkRequest, resolved.path)) {
       if (next) return next()

@@ -85,6 +85,11 @@ export interface HttpOptions {
   keepAliveMs?: number
   /** Authenticates every request (see `HttpAuthenticator`); default: everyone is anonymous. */
   auth?: HttpAuthenticator
+  /**
+   * Answer the health probes at the root: `GET /healthz` (the process answers) and `GET /readyz`
+   * (keys loaded, every store and bus reachable; 503 otherwise). Default false.
+   */
+  health?: boolean
 }
 
 export interface ResolvedHttpOptions {
@@ -99,6 +104,7 @@ export interface ResolvedHttpOptions {
   auth: HttpAuthenticator | undefined
   /** The authenticator's documents by path, encoded once. */
   documents: ReadonlyMap<string, string>
+  health: boolean
 }
 
 export function resolveHttpOptions(options: HttpOptions | undefined, local: boolean): ResolvedHttpOptions {
@@ -120,6 +126,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
     auth,
     documents: encodedDocuments(auth?.documents),
+    health: options?.health === true,
   }
 }
 
