@@ -28,6 +28,10 @@ export interface AppConfig {
   auth: AuthChoice | undefined
   /** How long a rollback takes to roll out. */
   rollbackSeconds: number
+  /** Send traces and metrics over OTLP/HTTP (to OTEL_EXPORTER_OTLP_ENDPOINT). */
+  otel: boolean
+  /** Serve the metrics for Prometheus on this port (one process only). */
+  metricsPort: number | undefined
 }
 
 export interface AuthChoice {
@@ -70,6 +74,9 @@ Options:
   --auth-dpop        also accept DPoP-bound tokens (each proof used once, across workers)
   --rollback-seconds N  how long a rollback takes to roll out (default 3; 0 to 600): a client that
                      declares the tasks extension gets a task to poll, any other waits
+  --otel             send OpenTelemetry traces and metrics over OTLP/HTTP to
+                     $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318)
+  --metrics-port N   serve the metrics for Prometheus at http://HOST:N/metrics (without --workers)
   -h, --help         show this text
 
 Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
@@ -100,6 +107,15 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
   const rollbackSeconds = integer(values['rollback-seconds'] ?? '3', 0, 600)
   if (rollbackSeconds === undefined)
     return { kind: 'error', message: '--rollback-seconds must be an integer from 0 to 600.' }
+  const metricsPort =
+    values['metrics-port'] === undefined ? undefined : integer(values['metrics-port'], 1, 65_535)
+  if (values['metrics-port'] !== undefined && metricsPort === undefined)
+    return { kind: 'error', message: '--metrics-port must be an integer from 1 to 65535.' }
+  if (metricsPort !== undefined && (workers > 1 || values.stdio))
+    return {
+      kind: 'error',
+      message: '--metrics-port serves one process: it cannot be combined with --workers or --stdio.',
+    }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }
@@ -125,6 +141,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       store,
       logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
       rollbackSeconds,
+      otel: values.otel === true,
+      metricsPort,
       auth:
         values['auth-issuer'] === undefined
           ? undefined
@@ -160,6 +178,8 @@ function parse(argv: readonly string[]) {
       'auth-jwks': { type: 'string' },
       'auth-dpop': { type: 'boolean' },
       'rollback-seconds': { type: 'string' },
+      otel: { type: 'boolean' },
+      'metrics-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })

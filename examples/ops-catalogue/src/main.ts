@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts'
 import { openOps, prepareData } from './runtime/open-ops.ts'
 import { serveHttp } from './runtime/serve-http.ts'
 import { serveStdioMode } from './runtime/serve-stdio.ts'
+import { startTelemetry } from './runtime/telemetry.ts'
 
 const cli = parseCli(process.argv.slice(2), process.env)
 if (cli.kind === 'help') {
@@ -23,6 +24,11 @@ if (cli.kind === 'error') {
 }
 const { config } = cli
 const logger = createLogger(config.logLevel)
+// Registered before any server exists: its spans and metric instruments come from this SDK.
+const telemetry =
+  config.otel || config.metricsPort !== undefined
+    ? startTelemetry({ otlp: config.otel, host: config.host, metricsPort: config.metricsPort })
+    : undefined
 try {
   if (config.mode === 'stdio') {
     await serveStdioMode(config, logger)
@@ -31,7 +37,7 @@ try {
     await serveWorkers(config, logger)
   } else {
     const prepared = await prepareData(config, logger)
-    const { running } = await serveHttp(config, logger, openOps(config, logger, prepared))
+    const { running } = await serveHttp(config, logger, openOps(config, logger, prepared), telemetry)
     logger.info({ event: 'listening', url: running.url }, `ops-catalogue listening on ${running.url}`)
   }
 } catch (error) {

@@ -24,8 +24,20 @@ describe('parseCli', () => {
         logLevel: 'info',
         auth: undefined,
         rollbackSeconds: 3,
+        otel: false,
+        metricsPort: undefined,
       },
     })
+  })
+
+  it('turnsOnOpenTelemetryAndServesMetricsOnAPortOfOneProcessOnly', () => {
+    const on = parseCli(['--otel', '--metrics-port', '9464'], {})
+    expect(on.kind === 'run' && [on.config.otel, on.config.metricsPort]).toEqual([true, 9464])
+    expect(parseCli(['--metrics-port', '9464', '--workers', '2'], {})).toEqual({
+      kind: 'error',
+      message: '--metrics-port serves one process: it cannot be combined with --workers or --stdio.',
+    })
+    expect(parseCli(['--metrics-port', '0'], {}).kind).toBe('error')
   })
 
   it('takesTheRollbackDurationInWholeSecondsFrom0To600', () => {

@@ -10,6 +10,7 @@ import type { AppLogger } from '../logger.ts'
 import { type OpenOps, openOps } from './open-ops.ts'
 import { opsAuth } from './ops-auth.ts'
 import { onShutdown } from './shutdown.ts'
+import type { Telemetry } from './telemetry.ts'
 
 export interface HttpProcess {
   running: RunningServer
@@ -20,6 +21,7 @@ export async function serveHttp(
   config: AppConfig,
   logger: AppLogger,
   ops: OpenOps = openOps(config, logger),
+  telemetry?: Telemetry,
 ): Promise<HttpProcess> {
   const auth = config.auth ? opsAuth(config.auth, () => ops.replay) : undefined
   const running = await listen(ops.app, {
@@ -32,6 +34,8 @@ export async function serveHttp(
   const stop = onShutdown(logger, async () => {
     await running.close()
     await ops.closeLog()
+    // What the last requests recorded leaves before the process does.
+    await telemetry?.shutdown()
     logger.info({ event: 'stopped' }, 'stopped')
   })
   return { running, stop }

@@ -10,11 +10,13 @@ import type { Implementation } from '../protocol/modern/request-meta.ts'
 import { type LoggingLevel, passesLevel } from '../protocol/modern/vocabulary.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
+import { type Logger, scopedLogger } from './logger.ts'
 import type { AnswerOf } from './mrtr/answers.ts'
 import { AskSignal } from './mrtr/ask-signal.ts'
 import { assertInputRequest, type InputRequest } from './mrtr/input-requests.ts'
 import type { RecordedAnswer, RoundState } from './mrtr/round-state.ts'
 import type { TaskHandle } from './tasks/task-handle.ts'
+import { traceIds } from './telemetry/telemetry.ts'
 
 /** `modern`: 2026-07-28, stateless. `handshake`: 2025-11-25, in a session opened by `initialize`. */
 export type Era = 'modern' | 'handshake'
@@ -31,6 +33,10 @@ export interface ContextInit {
   logLevel: LoggingLevel | undefined
   progressToken: string | number | undefined
   exchange: Exchange
+  /** The server's logger, which `ctx.logger` scopes to this request. */
+  logger: Logger
+  /** What the request addresses, for its log lines (a tool or prompt name, a resource URI). */
+  target: string | undefined
   /** The task this run belongs to, when it runs as one. */
   task?: TaskHandle
   /**
@@ -51,6 +57,9 @@ export class RequestContext {
   #exchange: Exchange
   #task: TaskHandle | undefined
   #startTask: ContextInit['startTask']
+  readonly #baseLogger: Logger
+  readonly #target: string | undefined
+  #logger: Logger | undefined
   readonly #logLevel: LoggingLevel | undefined
   readonly #progressToken: string | number | undefined
   readonly #round: RoundState
@@ -66,6 +75,8 @@ export class RequestContext {
     this.#exchange = init.exchange
     this.#task = init.task
     this.#startTask = init.startTask
+    this.#baseLogger = init.logger
+    this.#target = init.target
     this.#logLevel = init.logLevel
     this.#progressToken = init.progressToken
     this.#round = round
@@ -82,6 +93,25 @@ export class RequestContext {
    */
   get signal(): AbortSignal {
     return this.#exchange.signal
+  }
+
+  /**
+   * The server's logger for this request: every line carries the method, the target, the trace
+   * and span ids (with OpenTelemetry) and the task id (in a task). For the operator, never the
+   * client; `ctx.log` is what sends a message to the client.
+   */
+  get logger(): Logger {
+    if (this.#logger !== undefined) return this.#logger
+    const bindings: Record<string, unknown> = { method: this.method }
+    if (this.#target !== undefined) bindings.target = this.#target
+    const ids = traceIds()
+    if (ids !== undefined) {
+      bindings.trace_id = ids.traceId
+      bindings.span_id = ids.spanId
+    }
+    if (this.#task !== undefined) bindings.task_id = this.#task.id
+    this.#logger = scopedLogger(this.#baseLogger, bindings)
+    return this.#logger
   }
 
   /** The task this call runs as (status messages, progress, cancellation); undefined when synchronous. */

@@ -1,7 +1,8 @@
 /**
  * @module logger.test
  * The default logger is pino on stderr: an error logged under `err` keeps its type, message and
- * stack, levels below warn (or `TESSERA_LOG_LEVEL`) are dropped, and stdout (the stdio transport's) stays empty.
+ * stack, levels below warn (or `TESSERA_LOG_LEVEL`) are dropped, stdout (the stdio transport's) stays empty,
+ * and credentials are redacted.
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -52,5 +53,19 @@ describe('defaultLogger', () => {
     const body = "logger.debug({}, 'd'); logger.info({}, 'i'); logger.warn({}, 'w')"
     expect(logInChild(body, { TESSERA_LOG_LEVEL: 'info' }).lines.map((l) => l.msg)).toEqual(['i', 'w'])
     expect(logInChild(body, { TESSERA_LOG_LEVEL: 'loud' }).lines.map((l) => l.msg)).toEqual(['w'])
+  })
+
+  it('redactsCredentialsUnderTheirUsualNamesAtTheTopAndOneLevelDown', () => {
+    const { lines } = logInChild(
+      "logger.warn({ event: 'x', authorization: 'Bearer top-secret', headers: { authorization: 'Bearer h-secret', dpop: 'proof-secret', accept: 'json' }, params: { requestState: 'tss1.state-secret', inputResponses: { ok: 1 }, name: 'deploy' } }, 'seen')",
+    )
+    const text = JSON.stringify(lines)
+    for (const secret of ['top-secret', 'h-secret', 'proof-secret', 'state-secret'])
+      expect(text).not.toContain(secret)
+    expect(lines[0]).toMatchObject({
+      authorization: '[redacted]',
+      headers: { authorization: '[redacted]', dpop: '[redacted]', accept: 'json' },
+      params: { requestState: '[redacted]', inputResponses: '[redacted]', name: 'deploy' },
+    })
   })
 })

@@ -3,9 +3,10 @@
  * The logging port: pino's call shape (`logger.warn(obj, msg)`), so an application passes its
  * pino instance straight in. The default is pino itself, writing JSON lines to stderr at `warn`
  * (or `TESSERA_LOG_LEVEL`) and above (never to stdout, which belongs to the stdio transport), with errors under `err`
- * serialised with their type, message and stack.
+ * serialised with their type, message and stack, and credentials redacted wherever a log line
+ * carries them under their usual names.
  */
-import { pino } from 'pino'
+import { type DestinationStream, pino } from 'pino'
 
 export interface Logger {
   debug(obj: object, msg?: string): void
@@ -16,9 +17,46 @@ export interface Logger {
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
+/**
+ * Where a log line may carry a credential, at its top level or one level down (`headers.…`,
+ * `params.…`): tokens, DPoP proofs, requestStates and the answers sent with them.
+ */
+const SECRET_KEYS = [
+  'authorization',
+  'dpop',
+  'token',
+  'accessToken',
+  'requestState',
+  'inputResponses',
+  'cookie',
+]
+export const REDACTED_PATHS: readonly string[] = SECRET_KEYS.flatMap((key) => [key, `*.${key}`])
+
 /** Pino on stderr, at `TESSERA_LOG_LEVEL` when it names a pino level (`tessera dev` sets `info`), else `warn`. */
-export function defaultLogger(): Logger {
+export function defaultLogger(destination: DestinationStream = pino.destination(2)): Logger {
   const wanted = process.env.TESSERA_LOG_LEVEL
   const level = wanted !== undefined && LEVELS.has(wanted) ? wanted : 'warn'
-  return pino({ level, serializers: { err: pino.stdSerializers.err } }, pino.destination(2))
+  return pino(
+    {
+      level,
+      serializers: { err: pino.stdSerializers.err },
+      redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+    },
+    destination,
+  )
+}
+
+/**
+ * `base` with `bindings` on every line: pino's own child when `base` has one, else a wrapper,
+ * so an application's own logger of pino's shape works too.
+ */
+export function scopedLogger(base: Logger, bindings: Record<string, unknown>): Logger {
+  const child = (base as { child?: (bindings: object) => Logger }).child
+  if (typeof child === 'function') return child.call(base, bindings)
+  return {
+    debug: (obj, msg) => base.debug({ ...bindings, ...obj }, msg),
+    info: (obj, msg) => base.info({ ...bindings, ...obj }, msg),
+    warn: (obj, msg) => base.warn({ ...bindings, ...obj }, msg),
+    error: (obj, msg) => base.error({ ...bindings, ...obj }, msg),
+  }
 }

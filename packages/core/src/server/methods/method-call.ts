@@ -33,7 +33,15 @@ export function contextInit(call: MethodCall): ContextInit {
     logLevel: call.core.logging ? call.meta.logLevel : undefined,
     progressToken: call.meta.progressToken,
     exchange: call.exchange,
+    logger: call.core.logger,
+    target: targetOf(call),
   }
+}
+
+function targetOf(call: MethodCall): string | undefined {
+  const params = call.params
+  const target = call.request.method === 'resources/read' ? params.uri : params.name
+  return typeof target === 'string' ? clipped(target) : undefined
 }
 
 export function invalidParams(message: string, data?: unknown): never {

@@ -75,6 +75,8 @@ export function launchTask(
     logLevel: undefined,
     progressToken: undefined,
     exchange: control.exchange,
+    logger: runner.service.logger,
+    target: task.call.tool,
     task: control.handle,
   }
   const ctx = new RequestContext(init, round)

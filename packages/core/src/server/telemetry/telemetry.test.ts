@@ -174,6 +174,26 @@ describe('telemetry: spans', () => {
   })
 })
 
+describe('telemetry: the request logger', () => {
+  it('givesEveryLineOfCtxLoggerTheMethodTargetAndTraceIds', async () => {
+    const logger = capturingLogger()
+    const app = createServer({ name: 'otel-log', version: '1', logger })
+    app.tool('noted', { description: 'logs' }, (_a, ctx) => {
+      ctx.logger.info({ event: 'noted' }, 'a line')
+      return 'ok'
+    })
+    await fetchClient(app).callTool('noted')
+    const line = logger.entries.find((entry) => entry.obj.event === 'noted')
+    const span = spanNamed('tools/call noted')[0]!
+    expect(line?.obj).toMatchObject({
+      method: 'tools/call',
+      target: 'noted',
+      trace_id: span.spanContext().traceId,
+    })
+    expect(String(line?.obj.span_id)).toMatch(/^[0-9a-f]{16}$/)
+  })
+})
+
 describe('telemetry: metrics and what is never recorded', () => {
   it('countsRequestsStatesAndSingleUseOutcomesAfterAScriptedScenarioAndRecordsNoSecret', async () => {
     const app = server()

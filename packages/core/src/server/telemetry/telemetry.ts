@@ -239,6 +239,14 @@ export class Telemetry {
   }
 }
 
+/** The active span's ids, when one is recording. */
+export function traceIds(): { traceId: string; spanId: string } | undefined {
+  const span = otel?.trace.getActiveSpan()
+  if (span === undefined || !span.isRecording()) return undefined
+  const { traceId, spanId } = span.spanContext()
+  return { traceId, spanId }
+}
+
 function requestSpan(): Span | undefined {
   if (otel === undefined || REQUEST_SPAN === undefined) return undefined
   return otel.context.active().getValue(REQUEST_SPAN) as Span | undefined
