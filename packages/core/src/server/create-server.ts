@@ -325,10 +325,14 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
           logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard')
           if (event.type === 'lease_lost' || event.type === 'store_error') telemetry.singleUse(event.type)
         },
+        onStoreCall: (operation, ms, ok) => telemetry.storeCall('replay', operation, ms, ok),
       })
       return guard
     },
-    tasks: { service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks)), maxRounds },
+    tasks: {
+      service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks), telemetry),
+      maxRounds,
+    },
     // A worker of node:cluster reaches its siblings through the primary's relay by default.
     bus,
     logger,

@@ -28,6 +28,8 @@ export interface SingleUseGuardOptions {
   /** Bound on every store call. Default min(5000, leaseMs / 3). */
   storeTimeoutMs?: number
   onEvent?: (event: SingleUseEvent) => void
+  /** Told of every store call: which, how long it took (ms), whether it succeeded. For metrics. */
+  onStoreCall?: (operation: string, ms: number, ok: boolean) => void
 }
 
 /** `previous: 'abandoned'` on `executed`: an earlier executor died mid-work, so this run may be a re-run. */
@@ -93,6 +95,7 @@ interface Settings {
   renewEveryMs: number
   timeoutMs: number
   emit: (event: SingleUseEvent) => void
+  observe: ((operation: string, ms: number, ok: boolean) => void) | undefined
 }
 
 interface Lease extends KeptLease {
@@ -121,7 +124,7 @@ function resolveSettings(options: SingleUseGuardOptions): Settings {
       listener?.(event)
     } catch {}
   }
-  return { store: options.store, leaseMs, renewEveryMs, timeoutMs, emit }
+  return { store: options.store, leaseMs, renewEveryMs, timeoutMs, emit, observe: options.onStoreCall }
 }
 
 function assertPositive(name: string, value: number): void {
@@ -130,7 +133,26 @@ function assertPositive(name: string, value: number): void {
 
 /** Every store call is bounded, and a store that throws synchronously counts as unavailable too. */
 function callStore<T>(settings: Settings, operation: string, call: () => Promise<T>): Promise<T> {
-  return withStoreTimeout(operation, Promise.resolve().then(call), settings.timeoutMs)
+  const pending = withStoreTimeout(operation, Promise.resolve().then(call), settings.timeoutMs)
+  const observe = settings.observe
+  if (observe === undefined) return pending
+  const started = performance.now()
+  const report = (ok: boolean) => {
+    // Metrics must never turn a guarded action into a failed one.
+    try {
+      observe(operation, performance.now() - started, ok)
+    } catch {}
+  }
+  return pending.then(
+    (value) => {
+      report(true)
+      return value
+    },
+    (error: unknown) => {
+      report(false)
+      throw error
+    },
+  )
 }
 
 async function runOnce<T>(

@@ -144,7 +144,14 @@ async function withShim(
     const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
     const responses: JsonObject = {}
     for (const [key, request] of Object.entries(requests)) {
-      responses[key] = await askClient(session, key, request, call.exchange)
+      // The request to the client is a child span of the call: the time spent waiting shows.
+      responses[key] = await core.telemetry.step(
+        request.method,
+        () => askClient(session, key, request, call.exchange),
+        {
+          client: true,
+        },
+      )
     }
     params = { ...call.params, inputResponses: responses, requestState: result.requestState }
   }

@@ -13,6 +13,7 @@ import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { principalKey } from '../handshake/principal.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationBus } from '../notification-bus.ts'
+import type { Telemetry } from '../telemetry/telemetry.ts'
 import { detailedTask, isTerminal, type TaskCall, type TaskRecord } from './task-record.ts'
 import type { TaskStore } from './task-store.ts'
 
@@ -45,11 +46,20 @@ export class TaskService {
   readonly #running = new Map<string, { stop: (reason: string) => void; ended: Promise<void> }>()
   #unsubscribe: (() => void) | undefined
 
-  constructor(store: TaskStore, bus: NotificationBus, logger: Logger, settings: TaskSettings) {
+  readonly #telemetry: Telemetry | undefined
+
+  constructor(
+    store: TaskStore,
+    bus: NotificationBus,
+    logger: Logger,
+    settings: TaskSettings,
+    telemetry?: Telemetry,
+  ) {
     this.#store = store
     this.#bus = bus
     this.#logger = logger
     this.settings = settings
+    this.#telemetry = telemetry
   }
 
   /** The owner key of a caller, or undefined when tasks cannot be bound to it (no subject). */
@@ -256,14 +266,22 @@ export class TaskService {
   }
 
   #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now()
     return withTimeout(
       `task store ${operation}`,
       Promise.resolve().then(run),
       this.settings.storeTimeoutMs,
-    ).catch((error: unknown) => {
-      if (error instanceof TesseraError) throw error
-      throw this.#unavailable(operation, error instanceof Error ? error.message : String(error))
-    })
+    ).then(
+      (value) => {
+        this.#telemetry?.storeCall('tasks', operation, performance.now() - started, true)
+        return value
+      },
+      (error: unknown) => {
+        this.#telemetry?.storeCall('tasks', operation, performance.now() - started, false)
+        if (error instanceof TesseraError) throw error
+        throw this.#unavailable(operation, error instanceof Error ? error.message : String(error))
+      },
+    )
   }
 
   #unavailable(operation: string, detail: string): TesseraError {

@@ -36,7 +36,11 @@ export interface Span {
 
 export interface Tracer {
   startSpan(name: string, options?: { kind?: number }, context?: Context): Span
-  startActiveSpan<F extends (span: Span) => unknown>(name: string, fn: F): ReturnType<F>
+  startActiveSpan<F extends (span: Span) => unknown>(
+    name: string,
+    options: { kind?: number },
+    fn: F,
+  ): ReturnType<F>
 }
 
 export interface Counter {

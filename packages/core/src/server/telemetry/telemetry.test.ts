@@ -230,6 +230,12 @@ describe('telemetry: metrics and what is never recorded', () => {
     expect(await otel.total('tessera.single_use.outcomes', { outcome: 'executed' })).toBe(before.executed + 1)
     expect(await otel.total('tessera.single_use.outcomes', { outcome: 'replayed' })).toBe(before.replayed + 1)
     expect(await otel.total('tessera.request_state.opened')).toBe(before.opened + 2)
+    expect(
+      await otel.total('tessera.store.duration', {
+        'tessera.store': 'replay',
+        'tessera.store.operation': 'claim',
+      }),
+    ).toBeGreaterThanOrEqual(2)
     expect(await otel.total('mcp.server.operation.duration', { 'mcp.method.name': 'tools/call' })).toBe(
       before.durations + 6,
     )

@@ -25,7 +25,9 @@ import {
 const SCOPE = '@tessera/core'
 /** Where the active context keeps the request's own server span (steps below it have their own). */
 const REQUEST_SPAN = otel?.createContextKey('tessera.request-span')
+const INTERNAL_KIND = 0
 const SERVER_KIND = 1
+const CLIENT_KIND = 2
 const ERROR_STATUS = 2
 
 interface Instruments {
@@ -35,6 +37,8 @@ interface Instruments {
   stateRefused: Counter
   singleUse: Counter
   listenStreams: Counter
+  storeDuration: Histogram
+  storeErrors: Counter
 }
 
 export interface RequestTelemetry {
@@ -140,6 +144,16 @@ export class Telemetry {
       listenStreams: meter.createUpDownCounter('tessera.listen.streams', {
         description: 'Open subscriptions/listen streams.',
       }),
+      storeDuration: meter.createHistogram('tessera.store.duration', {
+        description: 'Calls to the single-use and task stores, by store and operation.',
+        unit: 's',
+        advice: {
+          explicitBucketBoundaries: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+        },
+      }),
+      storeErrors: meter.createCounter('tessera.store.errors', {
+        description: 'Store calls that failed or timed out, by store and operation.',
+      }),
     }
     return this.#instruments
   }
@@ -168,13 +182,17 @@ export class Telemetry {
     return new RequestSpan(span, context, attributes)
   }
 
-  /** Runs `work` in a child span of the active one, when that one records. */
-  step<T>(name: string, work: () => T): T {
+  /**
+   * Runs `work` in a child span of the active one, when that one records; `client` marks a
+   * request this server sends (to the client, in the handshake era).
+   */
+  step<T>(name: string, work: () => T, options?: { client?: boolean }): T {
     const tracer = this.#tracer
     if (otel === undefined || tracer === undefined || otel.trace.getActiveSpan()?.isRecording() !== true) {
       return work()
     }
-    return tracer.startActiveSpan(name, (span) => {
+    const kind = options?.client ? CLIENT_KIND : INTERNAL_KIND
+    return tracer.startActiveSpan(name, { kind }, (span) => {
       let result: T
       try {
         result = work()
@@ -232,6 +250,15 @@ export class Telemetry {
   singleUse(outcome: string): void {
     requestSpan()?.setAttribute('tessera.single_use.outcome', outcome)
     this.instruments?.singleUse.add(1, { outcome })
+  }
+
+  /** One call to a store: `store` is `replay` or `tasks`. */
+  storeCall(store: string, operation: string, ms: number, ok: boolean): void {
+    const metrics = this.instruments
+    if (metrics === undefined) return
+    const attributes = { 'tessera.store': store, 'tessera.store.operation': operation }
+    metrics.storeDuration.record(ms / 1000, attributes)
+    if (!ok) metrics.storeErrors.add(1, attributes)
   }
 
   listenStreams(delta: number): void {
