@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answer, McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
+import { askRollback, McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
 
 const WORKERS = 4
@@ -96,14 +96,7 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
     async () => {
       const service = 'payments-gateway'
       const before = await rollbacksOf(client, service)
-      const ask = (await client.callTool('rollback', { service })).result as ToolResult
-      const offered = (
-        ask.inputRequests!.version!.params.requestedSchema as { properties: { version: { enum: string[] } } }
-      ).properties.version.enum
-      const retry = {
-        inputResponses: { version: answer('accept', { version: offered[0]! }) },
-        requestState: ask.requestState,
-      }
+      const retry = (await askRollback(client, service)).accept()
       const replies = await Promise.all(
         Array.from({ length: PARALLEL }, () => client.callTool('rollback', { service }, retry)),
       )
@@ -134,19 +127,8 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
     async () => {
       const service = 'identity'
       const before = await rollbacksOf(client, service)
-      const ask = (await client.callTool('rollback', { service })).result as ToolResult
-      const offered = (
-        ask.inputRequests!.version!.params.requestedSchema as { properties: { version: { enum: string[] } } }
-      ).properties.version.enum
       const created = (
-        await client.callTool(
-          'rollback',
-          { service },
-          {
-            inputResponses: { version: answer('accept', { version: offered[0]! }) },
-            requestState: ask.requestState,
-          },
-        )
+        await client.callTool('rollback', { service }, (await askRollback(client, service)).accept())
       ).result as unknown as Task
       expect(created.resultType).toBe('task')
       const other = new McpClient(client.url, { capabilities: TASK_CAPABILITIES })

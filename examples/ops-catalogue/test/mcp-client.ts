@@ -141,6 +141,30 @@ export function answer(
   return content === undefined ? { action } : { action, content }
 }
 
+/**
+ * Asks for a rollback of `service` (the question round) and gives the versions it offers and the
+ * retry that accepts one of them (the newest by default), with the state echoed as it came.
+ */
+export async function askRollback(
+  client: McpClient,
+  service: string,
+): Promise<{ offered: string[]; accept(version?: string): Record<string, unknown> }> {
+  const ask = (await client.callTool('rollback', { service })).result as ToolResult
+  if (ask.resultType !== 'input_required')
+    throw new Error(`rollback of ${service} did not ask: ${textOf(ask)}`)
+  const schema = ask.inputRequests!.version!.params.requestedSchema as {
+    properties: { version: { enum: string[] } }
+  }
+  const offered = schema.properties.version.enum
+  return {
+    offered,
+    accept: (version = offered[0]!) => ({
+      inputResponses: { version: answer('accept', { version }) },
+      requestState: ask.requestState,
+    }),
+  }
+}
+
 /** The text of a tool result's content blocks, joined: what a model would read. */
 export function textOf(result: ToolResult | undefined): string {
   return (result?.content ?? []).map((c) => c.text ?? '').join('\n')

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answer, McpClient, type ToolResult } from './mcp-client.ts'
+import { askRollback, McpClient, type ToolResult } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
 
 interface OtlpSpan {
@@ -80,18 +80,9 @@ const attribute = (span: OtlpSpan, key: string) => {
 
 describe('--otel', () => {
   it('sendsTheSpansOfARollbackOverOtlpTheAnswerLinkedToTheQuestion', async () => {
-    const ask = (await client.callTool('rollback', { service: 'checkout' })).result as ToolResult
-    const offered = (
-      ask.inputRequests!.version!.params.requestedSchema as { properties: { version: { enum: string[] } } }
-    ).properties.version.enum
-    const done = await client.callTool(
-      'rollback',
-      { service: 'checkout' },
-      {
-        inputResponses: { version: answer('accept', { version: offered[0]! }) },
-        requestState: ask.requestState,
-      },
-    )
+    const asked = await askRollback(client, 'checkout')
+    const retry = asked.accept()
+    const done = await client.callTool('rollback', { service: 'checkout' }, retry)
     expect((done.result as ToolResult).structuredContent).toMatchObject({ outcome: 'rolled_back' })
     let rollbacks: OtlpSpan[] = []
     for (let i = 0; i < 100 && rollbacks.length < 2; i++) {
@@ -106,8 +97,8 @@ describe('--otel', () => {
     expect(reply.links?.map((l) => [l.traceId, l.spanId])).toEqual([[question.traceId, question.spanId]])
     expect(received.spans.some((s) => s.name === 'handler' && s.traceId === reply.traceId)).toBe(true)
     const everything = received.bodies.join('\n')
-    expect(everything).not.toContain(String(ask.requestState))
-    expect(everything).not.toContain(offered[0]!)
+    expect(everything).not.toContain(String(retry.requestState))
+    expect(everything).not.toContain(asked.offered[0]!)
   }, 20_000)
 
   it('servesTheMetricsForPrometheusAndSendsThemOverOtlp', async () => {

@@ -6,7 +6,7 @@
  * service as it was; a client without the extension waits for the result as before.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { answer, type McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
+import { askRollback, type McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
 import { startOpsServer, type TestServer } from './ops-test-server.ts'
 
 let server: TestServer | undefined
@@ -24,14 +24,9 @@ interface Task {
 
 /** Asks for a rollback of `service` and returns the call that answers with its newest earlier version. */
 async function answered(client: McpClient, service: string) {
-  const ask = (await client.callTool('rollback', { service })).result as ToolResult
-  expect(ask.resultType).toBe('input_required')
-  const schema = ask.inputRequests!.version!.params.requestedSchema as {
-    properties: { version: { enum: string[] } }
-  }
-  const version = schema.properties.version.enum[0]!
-  const retry = { inputResponses: { version: answer('accept', { version }) }, requestState: ask.requestState }
-  return { version, send: () => client.callTool('rollback', { service }, retry) }
+  const asked = await askRollback(client, service)
+  const retry = asked.accept()
+  return { version: asked.offered[0]!, send: () => client.callTool('rollback', { service }, retry) }
 }
 
 async function poll(client: McpClient, taskId: string, until: (task: Task) => boolean): Promise<Task> {
