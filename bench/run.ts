@@ -33,6 +33,14 @@ const SERVERS: Record<string, { file: string; about: string }> = {
     about: 'node:http + JSON.parse/stringify of canned answers (ceiling)',
   },
   tessera: { file: 'bench/servers/tessera.ts', about: '@tessera/core listen()' },
+  'tessera-no-otel': {
+    file: 'bench/servers/tessera-no-otel.ts',
+    about: 'the same, telemetry: false (the baseline of the instrumentation)',
+  },
+  'tessera-otel-sdk': {
+    file: 'bench/servers/tessera-otel-sdk.ts',
+    about: 'the same, with the OpenTelemetry SDK recording every span (batched, dropped)',
+  },
   official: {
     file: 'bench/servers/official.ts',
     about: '@modelcontextprotocol/server 2.4 createMcpHandler + node adapter (peer)',
@@ -72,7 +80,7 @@ if (cli.help) {
   --connections LIST  concurrency levels, e.g. 1,16,64 (default 64)
   --cases LIST        HTTP cases from bench/requests/cases.json and scenarios from bench/scenarios.ts
                       (default: the ones marked default)
-  --servers LIST      raw, tessera, official (default raw,tessera)
+  --servers LIST      raw, tessera, tessera-no-otel, tessera-otel-sdk, official (default raw,tessera)
   --peer              add the official SDK peer (installed into .tessera/bench-peer on demand)
   --no-pin            do not pin the server to CPU 0 and the load generator to CPU 1`)
   process.exit(0)

@@ -84,6 +84,11 @@ export interface ServerOptions {
   listOnlyPermitted?: boolean
   /** Rounds a multi round-trip call may take before it is refused (default 16). */
   maxRounds?: number
+  /**
+   * Spans and metrics through the OpenTelemetry API when the application installed it and
+   * registered an SDK (default true); false records nothing whatever is registered.
+   */
+  telemetry?: boolean
   /** Put `serverInfo` in every result's `_meta` (default true, as the spec recommends). */
   serverInfoInResults?: boolean
   /** pino or any logger of its shape; default: pino, JSON on stderr at warn. */
@@ -127,6 +132,7 @@ const OPTION_NAMES = new Set([
   'listOnlyPermitted',
   'maxRounds',
   'serverInfoInResults',
+  'telemetry',
   'logger',
   'handshake',
 ])
@@ -304,7 +310,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
   const leaseMs = options.singleUse?.leaseMs
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
-  const telemetry = new Telemetry(options.version)
+  const telemetry = new Telemetry(options.version, options.telemetry !== false)
   const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
     info,
     resultMeta,

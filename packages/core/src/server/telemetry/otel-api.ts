@@ -68,12 +68,16 @@ export interface OtelApi {
   createContextKey(description: string): symbol
   context: { active(): Context; with<T>(context: Context, fn: () => T): T }
   trace: {
+    /** The global provider: a proxy whose delegate is a no-op one until an SDK registers. */
+    getTracerProvider(): { getDelegate?(): object }
     getTracer(name: string, version?: string): Tracer
     getActiveSpan(): Span | undefined
     setSpan(context: Context, span: Span): Context
   }
   propagation: { extract(context: Context, carrier: Record<string, string>): Context }
   metrics: { getMeter(name: string): Meter }
+  /** The meter every call returns while no SDK is registered. */
+  createNoopMeter(): Meter
 }
 
 function load(): OtelApi | undefined {

@@ -174,6 +174,19 @@ describe('telemetry: spans', () => {
   })
 })
 
+describe('telemetry: turned off', () => {
+  it('recordsNothingForAServerMadeWithTelemetryFalse', async () => {
+    const app = createServer({ name: 'quiet', version: '1', logger: capturingLogger(), telemetry: false })
+    app.tool('hush', { description: 'quiet' }, () => 'shh')
+    const before = await otel.total('tessera.requests', { 'mcp.method.name': 'tools/call', outcome: 'ok' })
+    await fetchClient(app).callTool('hush')
+    expect(otel.spans().filter((s) => s.name.includes('hush'))).toEqual([])
+    expect(await otel.total('tessera.requests', { 'mcp.method.name': 'tools/call', outcome: 'ok' })).toBe(
+      before,
+    )
+  })
+})
+
 describe('telemetry: the request logger', () => {
   it('givesEveryLineOfCtxLoggerTheMethodTargetAndTraceIds', async () => {
     const logger = capturingLogger()

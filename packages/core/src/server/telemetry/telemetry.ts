@@ -105,22 +105,34 @@ export class RequestSpan {
   }
 }
 
+/** The span of a server that records nothing: shared, since what a request writes into it is never read. */
+let IDLE: RequestSpan
+
 export class Telemetry {
   readonly #tracer: Tracer | undefined
-  #instruments: Instruments | undefined | null = null
+  #instruments: Instruments | undefined | null
 
-  constructor(version: string) {
-    this.#tracer = otel?.trace.getTracer(SCOPE, version)
+  /** `enabled: false` records nothing, whatever SDK the application registered. */
+  constructor(version: string, enabled = true) {
+    this.#tracer = enabled ? otel?.trace.getTracer(SCOPE, version) : undefined
+    this.#instruments = enabled ? null : undefined
   }
 
-  /** The metric instruments, made on first use (after the application registered its SDK). */
+  /**
+   * The metric instruments, made on first use (after the application registered its SDK); none
+   * while no meter provider is registered, so a server without an SDK builds no attributes.
+   */
   get instruments(): Instruments | undefined {
     if (this.#instruments !== null) return this.#instruments
-    if (otel === undefined) {
+    const meter = otel?.metrics.getMeter(SCOPE)
+    if (
+      otel === undefined ||
+      meter === undefined ||
+      meter.constructor === otel.createNoopMeter().constructor
+    ) {
       this.#instruments = undefined
       return undefined
     }
-    const meter = otel.metrics.getMeter(SCOPE)
     this.#instruments = {
       duration: meter.createHistogram('mcp.server.operation.duration', {
         description: 'Duration of MCP requests as the server saw them.',
@@ -160,12 +172,15 @@ export class Telemetry {
 
   /** Starts the server span of one request. */
   request(input: RequestTelemetry): RequestSpan {
+    const tracing = this.#tracer !== undefined && tracerRegistered()
+    if (!tracing && this.instruments === undefined) return IDLE
     const attributes: Attributes = { 'mcp.method.name': input.method }
     const target = targetOf(input.method, input.params)
     if (target.tool !== undefined) attributes['gen_ai.tool.name'] = target.tool
     if (target.prompt !== undefined) attributes['gen_ai.prompt.name'] = target.prompt
     const tracer = this.#tracer
-    if (otel === undefined || tracer === undefined) return new RequestSpan(undefined, undefined, attributes)
+    if (otel === undefined || tracer === undefined || !tracing)
+      return new RequestSpan(undefined, undefined, attributes)
     const parent = parentContext(input.params, input.headers)
     const name = target.name === undefined ? input.method : `${input.method} ${target.name}`
     const span = tracer.startSpan(name, { kind: SERVER_KIND }, parent)
@@ -272,6 +287,14 @@ export function traceIds(): { traceId: string; spanId: string } | undefined {
   if (span === undefined || !span.isRecording()) return undefined
   const { traceId, spanId } = span.spanContext()
   return { traceId, spanId }
+}
+
+IDLE = new RequestSpan(undefined, undefined, {})
+
+/** Whether an SDK registered a tracer provider (the global proxy's delegate is not the no-op one). */
+function tracerRegistered(): boolean {
+  const delegate = otel?.trace.getTracerProvider().getDelegate?.()
+  return delegate === undefined || delegate.constructor.name !== 'NoopTracerProvider'
 }
 
 function requestSpan(): Span | undefined {
