@@ -12,7 +12,7 @@ import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { newFence } from '../../security/replay/replay-store.ts'
 import type { RecordedAnswer } from '../mrtr/round-state.ts'
 import type { ServerCore } from '../server-core.ts'
-import { detailedTask, type TaskRecord } from '../tasks/task-record.ts'
+import { detailedTask, failedWith, type TaskRecord, withoutInputs } from '../tasks/task-record.ts'
 import { launchTask } from '../tasks/task-run.ts'
 import { missingTasksExtension } from '../tasks/tasks-extension.ts'
 import type { MethodCall } from './method-call.ts'
@@ -72,8 +72,8 @@ function answered(current: TaskRecord, responses: JsonObject, leaseMs: number): 
   if (!changed) return current
   const call = { ...current.call, answers: [...answers.values()] }
   if (Object.keys(inputs).length > 0) return { ...current, inputs, call }
-  const { inputs: _, ...rest } = current
-  return { ...rest, status: 'working', call, lease: { fence: newFence(), until: Date.now() + leaseMs } }
+  const lease = { fence: newFence(), until: Date.now() + leaseMs }
+  return { ...withoutInputs(current), status: 'working', call, lease }
 }
 
 /** Runs a task whose last answer just arrived, here: its tool must still be registered. */
@@ -96,11 +96,7 @@ async function gone(core: ServerCore, task: TaskRecord, reason: string): Promise
   core.logger.error({ event: 'task_not_resumed', taskId: task.id, reason }, 'task cannot resume')
   const error = new TesseraError('TESSERA_INTERNAL', 'Internal error: the task could not be resumed.')
   await core.tasks.service
-    .settle(task.id, task.lease?.fence ?? '', (current) => ({
-      ...current,
-      status: 'failed',
-      error: { code: error.jsonrpcCode, message: error.message },
-    }))
+    .settle(task.id, task.lease?.fence ?? '', (current) => failedWith(current, error))
     .catch(() => {})
 }
 

@@ -6,6 +6,7 @@
  * tool, its arguments, the client's capabilities, the answers gathered so far), so any instance
  * can resume it.
  */
+import type { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import type { Implementation } from '../../protocol/modern/request-meta.ts'
@@ -109,4 +110,22 @@ export function detailedTask(task: TaskRecord): JsonObject {
 
 export function isTerminal(task: TaskRecord): boolean {
   return TERMINAL_STATUSES.has(task.status)
+}
+
+/** The task without the questions it waited on (every status but input_required has none). */
+export function withoutInputs(task: TaskRecord): TaskRecord {
+  const { inputs: _, ...rest } = task
+  return rest
+}
+
+/** The task ended failed with the JSON-RPC error of `error`. */
+export function failedWith(task: TaskRecord, error: TesseraError): TaskRecord {
+  const wire: TaskRecord['error'] = { code: error.jsonrpcCode, message: error.message }
+  if (error.data !== undefined) wire.data = error.data
+  return { ...withoutInputs(task), status: 'failed', error: wire }
+}
+
+/** The task ended cancelled, as the client asked. */
+export function cancelledByClient(task: TaskRecord): TaskRecord {
+  return { ...withoutInputs(task), status: 'cancelled', statusMessage: 'Cancelled by the client.' }
 }

@@ -16,7 +16,13 @@ import { assertDeclared, swallowedAsk } from '../mrtr/ask-checks.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { questionDigest, RoundState } from '../mrtr/round-state.ts'
 import { TaskHandle, type TaskReport } from './task-handle.ts'
-import type { OutstandingInput, TaskRecord } from './task-record.ts'
+import {
+  cancelledByClient,
+  failedWith,
+  type OutstandingInput,
+  type TaskRecord,
+  withoutInputs,
+} from './task-record.ts'
 import type { TaskService } from './task-service.ts'
 
 /** What a task runs: the handler of its tool, and what its failures and refusals become. */
@@ -180,7 +186,7 @@ function ending(
   signal: AbortSignal,
 ): TaskRecord {
   if (current.cancelRequested && end.kind !== 'result') {
-    return { ...withoutInputs(current), status: 'cancelled', statusMessage: 'Cancelled by the client.' }
+    return cancelledByClient(current)
   }
   switch (end.kind) {
     case 'result':
@@ -188,10 +194,10 @@ function ending(
     case 'ask':
       return parked(runner, current, end.ask, round, body)
     case 'error': {
-      if (end.error instanceof TesseraError) return failed(current, end.error)
+      if (end.error instanceof TesseraError) return failedWith(current, end.error)
       if (signal.aborted) {
         const reason = signal.reason instanceof TaskStoppedError ? signal.reason.message : 'stopped'
-        return failed(current, new TesseraError('TESSERA_INTERNAL', `The task was stopped: ${reason}.`))
+        return failedWith(current, new TesseraError('TESSERA_INTERNAL', `The task was stopped: ${reason}.`))
       }
       return { ...withoutInputs(current), status: 'completed', result: body.failure(end.error, signal) }
     }
@@ -211,7 +217,7 @@ function parked(
     return { ...withoutInputs(current), status: 'completed', result: body.refusal() }
   }
   if (current.call.round + 1 > runner.maxRounds) {
-    return failed(
+    return failedWith(
       current,
       new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.'),
     )
@@ -219,7 +225,7 @@ function parked(
   try {
     assertDeclared(current.call.clientCapabilities, ask.requests)
   } catch (error) {
-    if (error instanceof TesseraError) return failed(current, error)
+    if (error instanceof TesseraError) return failedWith(current, error)
     throw error
   }
   const used = new Set(current.usedKeys)
@@ -244,17 +250,6 @@ function parked(
 function unusedKey(key: string, used: ReadonlySet<string>): string {
   if (!used.has(key)) return key
   for (let n = 2; ; n++) if (!used.has(`${key}.${n}`)) return `${key}.${n}`
-}
-
-function failed(current: TaskRecord, error: TesseraError): TaskRecord {
-  const wire: TaskRecord['error'] = { code: error.jsonrpcCode, message: error.message }
-  if (error.data !== undefined) wire.data = error.data
-  return { ...withoutInputs(current), status: 'failed', error: wire }
-}
-
-function withoutInputs(task: TaskRecord): TaskRecord {
-  const { inputs: _, ...rest } = task
-  return rest
 }
 
 /** The abort reason of a task run's signal: it was cancelled, or its lease was lost. */

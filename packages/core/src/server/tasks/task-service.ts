@@ -14,7 +14,14 @@ import { principalKey } from '../handshake/principal.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationBus } from '../notification-bus.ts'
 import type { Telemetry } from '../telemetry/telemetry.ts'
-import { detailedTask, isTerminal, type TaskCall, type TaskRecord } from './task-record.ts'
+import {
+  cancelledByClient,
+  detailedTask,
+  failedWith,
+  isTerminal,
+  type TaskCall,
+  type TaskRecord,
+} from './task-record.ts'
 import type { TaskStore } from './task-store.ts'
 
 export interface TaskSettings {
@@ -181,10 +188,7 @@ export class TaskService {
     if (isTerminal(task)) return
     const next = await this.mutate(task.id, (current) => {
       if (isTerminal(current)) return current
-      if (current.status === 'input_required') {
-        const { inputs: _, ...rest } = current
-        return { ...rest, status: 'cancelled', statusMessage: 'Cancelled by the client.' }
-      }
+      if (current.status === 'input_required') return cancelledByClient(current)
       return current.cancelRequested ? current : { ...current, cancelRequested: true }
     })
     if (next?.status === 'working') this.#bus.publish({ type: 'task-cancel', taskId: task.id })
@@ -306,6 +310,5 @@ function leaseRanOut(task: TaskRecord): boolean {
 
 function failedByDeadWorker(task: TaskRecord): TaskRecord {
   const { lease: _, ...rest } = task
-  const error = new TesseraError('TESSERA_INTERNAL', WORKER_GONE)
-  return { ...rest, status: 'failed', error: { code: error.jsonrpcCode, message: error.message } }
+  return failedWith(rest, new TesseraError('TESSERA_INTERNAL', WORKER_GONE))
 }
