@@ -6,9 +6,10 @@
  *   npm run bench -- --peer                               # + the official SDK (installed on demand)
  *   npm run bench -- --duration 10 --warmup 3 --reps 3 --connections 1,16,64
  *   npm run bench -- --cases tools-call,resources-read --servers raw,tessera
+ *   npm run bench -- --generators wrk                     # HTTP cases with wrk only
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -61,6 +62,7 @@ function parseCli() {
         connections: { type: 'string', default: '64' },
         cases: { type: 'string' },
         servers: { type: 'string', default: 'raw,tessera' },
+        generators: { type: 'string' },
         peer: { type: 'boolean', default: false },
         'no-pin': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -81,6 +83,8 @@ if (cli.help) {
   --cases LIST        HTTP cases from bench/requests/cases.json and scenarios from bench/scenarios.ts
                       (default: the ones marked default)
   --servers LIST      raw, tessera, tessera-no-otel, tessera-otel-sdk, official (default raw,tessera)
+  --generators LIST   load generators of the HTTP cases: wrk, autocannon (default both; autocannon
+                      alone when wrk is not installed: apt-get install wrk)
   --peer              add the official SDK peer (installed into .tessera/bench-peer on demand)
   --no-pin            do not pin the server to CPU 0 and the load generator to CPU 1`)
   process.exit(0)
@@ -117,9 +121,13 @@ interface Sample {
   firstErrors?: string[]
 }
 
+/** What sends the load: wrk (C) or autocannon (JavaScript) for HTTP cases; the scenario runner otherwise. */
+type Generator = 'wrk' | 'autocannon' | 'scenario'
+
 interface Measurement {
   case: string
   kind: Case['kind']
+  generator: Generator
   server: string
   connections: number
   reps: Sample[]
@@ -280,7 +288,8 @@ async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<
   const s1 = processCpuSeconds(server.child.pid)
   const l1 = process.cpuUsage(l0)
   if (s0 !== undefined && s1 !== undefined) sample.serverCpu = (100 * (s1 - s0)) / wall
-  sample.loadCpu = (100 * (l1.user + l1.system)) / 1e6 / wall
+  // A generator in its own process (wrk) reports its own CPU; otherwise it is this process.
+  sample.loadCpu ??= (100 * (l1.user + l1.system)) / 1e6 / wall
   return sample
 }
 
@@ -317,6 +326,79 @@ async function measureHttp(
     errors: r.errors + r.timeouts,
     statusCodes,
   }
+}
+
+/**
+ * The Lua script that makes wrk send one case: its method, headers and body, and print what the
+ * harness reads (requests, seconds, socket errors, non-2xx, p50 and p99 in µs) on one line.
+ */
+function wrkScript(c: HttpCase): string {
+  const lua = (s: string) => JSON.stringify(s)
+  const headers = Object.entries(c.headers)
+    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
+    .join('\n')
+  return `wrk.method = "POST"
+wrk.body = ${lua(c.body)}
+${headers}
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %d %d %d %d %d %d\\n", summary.requests, summary.duration,
+    e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
+end
+`
+}
+
+let wrkDir: string | undefined
+
+/** One wrk run (one thread, on CPU 1 when pinned); its CPU use read from /proc while it runs. */
+async function measureWrk(
+  server: Server,
+  c: HttpCase,
+  connections: number,
+  seconds: number,
+  pin: boolean,
+): Promise<Sample> {
+  wrkDir ??= mkdtempSync(join(os.tmpdir(), 'tessera-bench-wrk-'))
+  const script = join(wrkDir, `${c.name}.lua`)
+  writeFileSync(script, wrkScript(c))
+  const argv = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script]
+  const cmd = pin
+    ? ['taskset', '-c', '1', ...argv, server.origin + c.path]
+    : [...argv, server.origin + c.path]
+  const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
+  // The last reading before it exits: within 100 ms of its end.
+  let cpu: number | undefined
+  const t0 = performance.now()
+  const poll = setInterval(() => {
+    cpu = processCpuSeconds(child.pid) ?? cpu
+  }, 100)
+  const code = await new Promise<number | null>((ok) => child.once('exit', ok))
+  clearInterval(poll)
+  const wall = (performance.now() - t0) / 1000
+  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(out)
+  if (code !== 0 || line === null) throw new Fatal(`wrk failed (exit ${code}): ${(err || out).slice(0, 500)}`)
+  const [requests, micros, errors, non2xx, p50, p99] = line.slice(1).map(Number) as number[]
+  return {
+    rate: requests! / (micros! / 1e6),
+    p50: p50! / 1000,
+    p99: p99! / 1000,
+    completed: requests!,
+    non2xx: non2xx!,
+    errors: errors!,
+    ...(cpu === undefined ? {} : { loadCpu: (100 * cpu) / wall }),
+  }
+}
+
+function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
 }
 
 async function measureScenario(op: Operation, connections: number, seconds: number): Promise<Sample> {
@@ -362,6 +444,20 @@ async function main(): Promise<number> {
     return c
   })
 
+  const wanted = cli.generators === undefined ? ['wrk', 'autocannon'] : list(cli.generators)
+  for (const g of wanted) {
+    if (g !== 'wrk' && g !== 'autocannon')
+      throw new Fatal(`unknown generator '${g}' (known: wrk, autocannon)`)
+  }
+  const wrkInstalled = hasWrk()
+  if (wanted.includes('wrk') && !wrkInstalled) {
+    if (cli.generators !== undefined)
+      throw new Fatal('--generators wrk: wrk is not installed (apt-get install wrk)')
+    console.log('bench: wrk is not installed (apt-get install wrk): HTTP cases with autocannon only')
+  }
+  const generators = wanted.filter((g) => g !== 'wrk' || wrkInstalled) as Generator[]
+  if (generators.length === 0) throw new Fatal('no load generator left to run the HTTP cases with')
+
   const serverNames = list(cli.servers)
   if (cli.peer && !serverNames.includes('official')) serverNames.push('official')
   for (const s of serverNames) {
@@ -374,10 +470,16 @@ async function main(): Promise<number> {
     const r = spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' })
     if (r.status !== 0) throw new Fatal('taskset -a -cp 1 <pid> failed')
   }
-  const total = cases.length * connectionLevels.length * serverNames.length * (reps * duration + warmup)
+  const runs = cases.flatMap((c): { c: Case; generator: Generator }[] =>
+    c.kind === 'http'
+      ? generators.map((generator) => ({ c, generator }))
+      : [{ c, generator: 'scenario' as const }],
+  )
+  const total = runs.length * connectionLevels.length * serverNames.length * (reps * duration + warmup)
   console.log(
     `bench: ${serverNames.join(', ')} | ${caseNames.join(', ')} | c=${connectionLevels.join(',')} | ` +
-      `${warmup} s warm-up + ${duration} s x ${reps} | ${pin ? 'server on CPU 0, load on CPU 1' : 'not pinned'} | ~${Math.ceil(total)} s of load`,
+      `${warmup} s warm-up + ${duration} s x ${reps} | HTTP load: ${generators.join(', ')} | ` +
+      `${pin ? 'server on CPU 0, load on CPU 1' : 'not pinned'} | ~${Math.ceil(total)} s of load`,
   )
 
   const servers: Server[] = []
@@ -412,11 +514,12 @@ async function main(): Promise<number> {
 
     const measurements: Measurement[] = []
     let invalid = 0
-    for (const c of cases) {
+    for (const { c, generator } of runs) {
       for (const connections of connectionLevels) {
         const group: Measurement[] = serverNames.map((server) => ({
           case: c.name,
           kind: c.kind,
+          generator,
           server,
           connections,
           reps: [],
@@ -427,11 +530,13 @@ async function main(): Promise<number> {
           for (const [i, server] of servers.entries()) {
             const run = (seconds: number) =>
               withCpu(server, () =>
-                c.kind === 'http'
-                  ? measureHttp(server, c, connections, seconds)
-                  : measureScenario(ops.get(`${server.name}/${c.name}`)!, connections, seconds),
+                c.kind !== 'http'
+                  ? measureScenario(ops.get(`${server.name}/${c.name}`)!, connections, seconds)
+                  : generator === 'wrk'
+                    ? measureWrk(server, c, connections, seconds, pin)
+                    : measureHttp(server, c, connections, seconds),
               )
-            progress(`${c.name} c=${connections} ${server.name} rep ${rep + 1}/${reps} ...`)
+            progress(`${c.name} c=${connections} ${generator} ${server.name} rep ${rep + 1}/${reps} ...`)
             if (rep === 0 && warmup > 0) await run(warmup)
             group[i]!.reps.push(await run(duration))
             await sleep(200)
@@ -455,7 +560,7 @@ async function main(): Promise<number> {
         measurements.push(...group)
 
         const unit = c.kind === 'http' ? 'req/s' : 'ops/s'
-        const how = c.kind === 'http' ? 'autocannon' : `closed-loop scenario: ${c.description}`
+        const how = c.kind === 'http' ? generator : `closed-loop scenario: ${c.description}`
         console.log(
           `\n${c.name}  c=${connections}  ${duration} s x ${reps}${reps > 1 ? ' (median)' : ''}  [${how}]`,
         )
@@ -529,6 +634,7 @@ async function main(): Promise<number> {
             connections: connectionLevels,
             cases: caseNames,
             servers: serverNames,
+            generators,
           },
           servers: Object.fromEntries(serverNames.map((s) => [s, SERVERS[s]])),
           peer: serverNames.includes('official') ? peerVersions() : undefined,
@@ -548,6 +654,7 @@ async function main(): Promise<number> {
     return 0
   } finally {
     await stopAll()
+    if (wrkDir !== undefined) rmSync(wrkDir, { recursive: true, force: true })
   }
 }
 

@@ -176,5 +176,24 @@ export function describeSessionStore(
       expect(await store.create(fresh)).toBe(true)
       expect(await store.get(fresh.id)).toBeDefined()
     })
+
+    for (const maxSessions of [undefined, 10]) {
+      it(`counts the live sessions, not the ended or expired ones (maxSessions ${maxSessions ?? 'unset'})`, async () => {
+        const store = await open({ idleMs: 300, ...(maxSessions === undefined ? {} : { maxSessions }) })
+        expect(store.count).toBeTypeOf('function')
+        expect(await store.count!()).toBe(0)
+        const [a, b, c] = [sampleSession(), sampleSession(), sampleSession()]
+        for (const session of [a, b, c]) await store.create(session)
+        expect(await store.count!()).toBe(3)
+        await store.delete(b.id)
+        expect(await store.count!()).toBe(2)
+        for (let i = 0; i < 2; i++) {
+          await sleep(200)
+          await store.get(a.id)
+        }
+        // 400 ms after creation: c went idle, a was used 0 ms ago.
+        expect(await store.count!()).toBe(1)
+      })
+    }
   })
 }

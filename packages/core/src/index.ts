@@ -34,7 +34,7 @@ export {
   type ServerOptions,
   type TaskOptions,
 } from './server/create-server.ts'
-export type { Logger } from './server/logger.ts'
+export { type Logger, loggerOptions } from './server/logger.ts'
 export type { AnswerOf, ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
 export {
   type CreateMessageParams,
@@ -86,4 +86,5 @@ export type {
   ToolHandler,
   ToolResult,
   ToolTaskOptions,
+  ToolTraceOptions,
 } from './server/types.ts'

@@ -96,6 +96,9 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     delete(id) {
       return call('delete', async () => (await query<{ live: boolean }>(sql.remove, [id]))[0]?.live === true)
     },
+    count() {
+      return call('count', async () => Number((await query<{ n: string }>(sql.count, []))[0]?.n ?? 0))
+    },
     async close() {
       if (closed) return
       closed = true
@@ -183,6 +186,7 @@ function statements(table: string, idleMs: number, max: number | undefined) {
       unsubscribe: update(`jsonb_set(data, '{subscriptions}', ${subs} - $2::text)`),
     },
     remove: `DELETE FROM ${t} WHERE id = $1 RETURNING ${live} AS live`,
+    count: `SELECT count(*) AS n FROM ${t} WHERE ${live}`,
   }
 }
 

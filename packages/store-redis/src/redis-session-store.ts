@@ -4,7 +4,8 @@
  * every session. Each session is one JSON string whose key expires natively after `idleMs`
  * without use; `get` refreshes that expiry. With `maxSessions`, a sorted set of session ids
  * scored by last use (server clock) counts live sessions without SCAN: the create script trims
- * the members idle past `idleMs` and refuses when the set is full, atomically.
+ * the members idle past `idleMs` and refuses when the set is full, atomically. Without it,
+ * `count` (read only when metrics are collected) walks the session keys with SCAN.
  */
 import {
   MAX_SUBSCRIPTIONS,
@@ -95,7 +96,21 @@ const DELETE = `local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return removed`
 
-const SCRIPTS = { create: script(CREATE), get: script(GET), apply: script(APPLY), delete: script(DELETE) }
+// KEYS: index. ARGV: idleMs. The live members of the index (kept only with maxSessions).
+const COUNT = `${NOW_MS}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - tonumber(ARGV[1])))
+return redis.call('ZCARD', KEYS[1])`
+
+const SCRIPTS = {
+  create: script(CREATE),
+  get: script(GET),
+  apply: script(APPLY),
+  delete: script(DELETE),
+  count: script(COUNT),
+}
+
+/** Keys asked for per SCAN step when counting sessions without an index. */
+const SCAN_BATCH = 1000
 
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
@@ -151,11 +166,31 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     async delete(id) {
       return (await run('delete', id, id)) === 1
     },
+    async count() {
+      assertOpen()
+      if (max > 0) {
+        const n = evalScript(client, SCRIPTS.count, [index], [idleMs])
+        return Number(await withTimeout('session store count', n, timeoutMs))
+      }
+      // No index without maxSessions: the session keys themselves (expired ones are never listed).
+      return withTimeout('session store count', countKeys(client, `${prefix}s:*`), timeoutMs)
+    },
     async close() {
       closed = true
       await closeOwned(client, owned)
     },
   }
+}
+
+async function countKeys(client: Redis, pattern: string): Promise<number> {
+  let cursor = '0'
+  let n = 0
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', SCAN_BATCH)
+    cursor = next
+    n += keys.length
+  } while (cursor !== '0')
+  return n
 }
 
 function changeArgument(change: SessionChange): string {

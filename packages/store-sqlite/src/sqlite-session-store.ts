@@ -107,6 +107,10 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
       const row = sql.remove.get(id) as { last_seen: number } | undefined
       return row !== undefined && row.last_seen >= Date.now() - idleMs
     },
+    async count() {
+      assertOpen()
+      return (sql.countLive.get(Date.now() - idleMs) as { n: number }).n
+    },
     async close() {
       closed = true
       if (owned && db.open) db.close()
@@ -128,6 +132,7 @@ function prepareStatements(db: Database.Database, table: string) {
     touch: db.prepare(`UPDATE ${t} SET last_seen = ? WHERE id = ? AND last_seen >= ? RETURNING data`),
     write: db.prepare(`UPDATE ${t} SET data = ? WHERE id = ?`),
     count: db.prepare(`SELECT count(*) AS n FROM ${t}`),
+    countLive: db.prepare(`SELECT count(*) AS n FROM ${t} WHERE last_seen >= ?`),
     sweep: db.prepare(`DELETE FROM ${t} WHERE last_seen < ?`),
     deleteExpired: db.prepare(`DELETE FROM ${t} WHERE id = ? AND last_seen < ?`),
     remove: db.prepare(`DELETE FROM ${t} WHERE id = ? RETURNING last_seen`),

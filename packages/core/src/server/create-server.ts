@@ -252,6 +252,7 @@ export class McpServer {
     // the in-memory defaults; each once.
     const given = Object.values(this.#stores).filter((store) => store !== undefined)
     core.tasks.service.close()
+    core.telemetry.close()
     const defaults = [core.handshake?.sessions, core.handshake?.events, this.#taskStore, core.bus].filter(
       (store) => store !== undefined && !given.includes(store),
     )
@@ -352,8 +353,10 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
   }
   if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
   if (options.handshake !== false) {
+    const sessions = stores.sessions ?? memorySessionStore()
+    if (sessions.count !== undefined) telemetry.countSessions(() => sessions.count!())
     core.handshake = new HandshakeSessions(core, {
-      sessions: stores.sessions ?? memorySessionStore(),
+      sessions,
       events: stores.events ?? memoryEventStore(),
       requestTimeoutMs: positiveInteger(
         options.handshake?.requestTimeoutMs ?? 5 * 60_000,

@@ -68,4 +68,16 @@ describe('defaultLogger', () => {
       params: { requestState: '[redacted]', inputResponses: '[redacted]', name: 'deploy' },
     })
   })
+
+  it('redactsTheValuesOfMcpParamHeadersWhicheverTheirCase', () => {
+    const { lines } = logInChild(
+      "logger.warn({ event: 'x', 'mcp-param-account': 'acct-secret', headers: { 'Mcp-Param-Region': 'region-secret', 'mcp-name': 'deploy' } }, 'seen')",
+    )
+    const text = JSON.stringify(lines)
+    for (const secret of ['acct-secret', 'region-secret']) expect(text).not.toContain(secret)
+    expect(lines[0]).toMatchObject({
+      'mcp-param-account': '[redacted]',
+      headers: { 'Mcp-Param-Region': '[redacted]', 'mcp-name': 'deploy' },
+    })
+  })
 })

@@ -119,7 +119,19 @@ export interface ToolConfig<
    * tasks do not exist, is answered synchronously). An object says more (see `ToolTaskOptions`).
    */
   task?: 'optional' | 'required' | ToolTaskOptions<S>
+  /**
+   * Records this tool's argument values (`gen_ai.tool.call.arguments`) and the result of a call
+   * answered in its request (`gen_ai.tool.call.result`) on the request's span, as JSON cut at
+   * 8 KiB. Off by default: arguments and results may be personal or secret, and nothing else
+   * Tessera records carries a value a client sent.
+   */
+  trace?: ToolTraceOptions
   _meta?: JsonObject
+}
+
+export interface ToolTraceOptions {
+  arguments?: boolean
+  result?: boolean
 }
 
 export interface ToolTaskOptions<S extends SchemaInput | undefined = SchemaInput | undefined> {

@@ -45,6 +45,12 @@ export interface SessionStore {
   /** Applies one change atomically; undefined when the session is gone (it is never brought back). */
   apply(id: string, change: SessionChange): Promise<SessionRecord | undefined>
   delete(id: string): Promise<boolean>
+  /**
+   * How many live sessions the store holds, on every instance that shares it: the
+   * `tessera.handshake.sessions` gauge. Read only when metrics are collected; a store without it
+   * reports no such gauge.
+   */
+  count?(): Promise<number>
   close(): Promise<void>
 }
 
@@ -90,6 +96,10 @@ export function memorySessionStore(options?: MemorySessionStoreOptions): Session
     },
     async delete(id) {
       return sessions.delete(id)
+    },
+    async count() {
+      sweep()
+      return sessions.size
     },
     async close() {
       sessions.clear()

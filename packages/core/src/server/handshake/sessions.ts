@@ -5,8 +5,9 @@
  * answered exactly like a request for an unknown session. Answers and cancels that reach an
  * instance not holding the request arrive here from the bus and are routed to the one waiting.
  */
-import { TesseraError } from '../../errors.ts'
-import type { JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
+import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { InflightRequests } from '../inflight.ts'
 import type { ServerCore } from '../server-core.ts'
@@ -47,13 +48,36 @@ export class HandshakeSessions {
   }
 
   /**
-   * Opens a session for `initialize` and returns it with the initialize result. `local` keeps it
-   * in this process only, for a transport that is itself one client's connection (stdio).
+   * Opens a session for `initialize` and returns it with the initialize result, in a span of its
+   * own. `local` keeps it in this process only, for a transport that is itself one client's
+   * connection (stdio); `headers` are the HTTP request's.
    */
   async open(
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
-    options?: { local?: boolean },
+    options?: { local?: boolean; headers?: HeaderView },
+  ): Promise<{ session: Session; result: Record<string, unknown> }> {
+    const telemetry = this.services.core.telemetry
+    const span = telemetry.request({
+      method: request.method,
+      requestId: request.id,
+      params: request.params as JsonObject | undefined,
+      headers: options?.headers,
+    })
+    try {
+      return await span.run(() => this.#open(request, auth, options?.local === true))
+    } catch (error) {
+      if (error instanceof TesseraError) span.failed(handshakeJsonrpcCode(error.code), error.message)
+      throw error
+    } finally {
+      span.end(telemetry)
+    }
+  }
+
+  async #open(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    local: boolean,
   ): Promise<{ session: Session; result: Record<string, unknown> }> {
     const principal = principalKey(auth)
     if (principal === undefined) {
@@ -63,7 +87,6 @@ export class HandshakeSessions {
       )
     }
     const opened = newSession(this.services.core, request.params, principal)
-    const local = options?.local === true
     const store = local
       ? memorySessionStore({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER })
       : this.sessions

@@ -51,6 +51,7 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
   const args = core.telemetry.step('validate arguments', () => validateArguments(tool, params.arguments))
+  if (tool.trace.arguments) core.telemetry.value('gen_ai.tool.call.arguments', args)
   let result: CallToolResult | InputRequiredWire
   try {
     result = await runInteractive<CallToolResult>({
@@ -69,7 +70,11 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
     // Thrown from inside the guarded work on purpose: a failed action releases its single-use
     // key (an honest retry may run), and only then becomes an isError result.
     if (error instanceof TesseraError) throw error
-    return failure(core, tool, error, exchange.signal) as unknown as JsonObject
+    result = failure(core, tool, error, exchange.signal)
+  }
+  // Only a result answered here: a question carries its requestState, a task its result later.
+  if (tool.trace.result && (result as InputRequiredWire).resultType === undefined) {
+    core.telemetry.value('gen_ai.tool.call.result', result)
   }
   return result as unknown as JsonObject
 }

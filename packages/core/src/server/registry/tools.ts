@@ -27,6 +27,8 @@ export interface RegisteredTool {
   readonly scopes: readonly string[]
   /** How it runs as a task; undefined: always synchronously. */
   readonly task: ToolTask | undefined
+  /** What of its calls goes on the request's span beyond names (nothing by default). */
+  readonly trace: { readonly arguments: boolean; readonly result: boolean }
 }
 
 export interface ToolTask {
@@ -92,6 +94,7 @@ export class ToolRegistry {
       singleUse: config.singleUse === true,
       scopes: registeredScopes(config.scopes, `Tool '${name}'`),
       task: toolTask(config.task, `Tool '${name}'`),
+      trace: toolTrace(config.trace, `Tool '${name}'`),
     }
     this.tools.set(name, tool)
     this.listCache = undefined
@@ -171,3 +174,20 @@ function toolTask(option: ToolConfig['task'], what: string): ToolTask | undefine
 }
 
 const TASK_OPTION_NAMES = new Set(['support', 'when', 'start', 'ttlMs', 'pollIntervalMs'])
+
+function toolTrace(option: ToolConfig['trace'], what: string): RegisteredTool['trace'] {
+  if (option === undefined) return NOTHING_TRACED
+  if (typeof option !== 'object' || option === null) {
+    throw new TypeError(`${what}: trace must be an object ({ arguments?: boolean, result?: boolean }).`)
+  }
+  for (const [key, value] of Object.entries(option)) {
+    if (key !== 'arguments' && key !== 'result')
+      throw new TypeError(`${what}: unknown trace option '${key}'.`)
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`${what}: trace.${key} must be a boolean.`)
+    }
+  }
+  return { arguments: option.arguments === true, result: option.result === true }
+}
+
+const NOTHING_TRACED = { arguments: false, result: false } as const

@@ -57,10 +57,20 @@ interface InstrumentOptions {
   advice?: { explicitBucketBoundaries?: number[] }
 }
 
+export type ObservableCallback = (result: {
+  observe(value: number, attributes?: Attributes): void
+}) => void | Promise<void>
+
+export interface ObservableGauge {
+  addCallback(callback: ObservableCallback): void
+  removeCallback(callback: ObservableCallback): void
+}
+
 export interface Meter {
   createHistogram(name: string, options?: InstrumentOptions): Histogram
   createCounter(name: string, options?: InstrumentOptions): Counter
   createUpDownCounter(name: string, options?: InstrumentOptions): Counter
+  createObservableGauge(name: string, options?: InstrumentOptions): ObservableGauge
 }
 
 export interface OtelApi {

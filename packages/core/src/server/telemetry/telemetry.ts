@@ -6,8 +6,8 @@
  * child spans for the steps that cost (argument validation, requestState open and seal, the
  * single-use claim, the handler), and the operation duration, request, requestState and
  * single-use metrics. Without `@opentelemetry/api`, or without an SDK registered, nothing is
- * recorded and nothing but a few checks is paid. No argument value, result, token or state is
- * ever recorded.
+ * recorded and nothing but a few checks is paid. No token or state is ever recorded, and no
+ * argument value or result unless the tool opted in (`trace`).
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
@@ -17,6 +17,9 @@ import {
   type Context,
   type Counter,
   type Histogram,
+  type Meter,
+  type ObservableCallback,
+  type ObservableGauge,
   otel,
   type Span,
   type Tracer,
@@ -29,6 +32,8 @@ const INTERNAL_KIND = 0
 const SERVER_KIND = 1
 const CLIENT_KIND = 2
 const ERROR_STATUS = 2
+/** Longest argument or result JSON put on a span for a tool that opted in. */
+const MAX_TRACED_VALUE = 8192
 
 interface Instruments {
   duration: Histogram
@@ -39,6 +44,8 @@ interface Instruments {
   listenStreams: Counter
   storeDuration: Histogram
   storeErrors: Counter
+  /** Observes the handshake sessions the session store holds, when it can count them. */
+  sessions: { gauge: ObservableGauge; callback: ObservableCallback } | undefined
 }
 
 export interface RequestTelemetry {
@@ -111,6 +118,7 @@ let IDLE: RequestSpan
 export class Telemetry {
   readonly #tracer: Tracer | undefined
   #instruments: Instruments | undefined | null
+  #countSessions: (() => Promise<number>) | undefined
 
   /** `enabled: false` records nothing, whatever SDK the application registered. */
   constructor(version: string, enabled = true) {
@@ -166,8 +174,41 @@ export class Telemetry {
       storeErrors: meter.createCounter('tessera.store.errors', {
         description: 'Store calls that failed or timed out, by store and operation.',
       }),
+      sessions: this.#sessionGauge(meter),
     }
     return this.#instruments
+  }
+
+  /**
+   * Reports `count` as the `tessera.handshake.sessions` gauge: the live sessions of the session
+   * store, which every instance sharing it reports alike (aggregate them with max, not sum).
+   */
+  countSessions(count: () => Promise<number>): void {
+    this.#countSessions = count
+  }
+
+  /** Stops observing anything of this server's (its stores are closing). */
+  close(): void {
+    const sessions = this.#instruments?.sessions
+    sessions?.gauge.removeCallback(sessions.callback)
+    this.#countSessions = undefined
+  }
+
+  #sessionGauge(meter: Meter): Instruments['sessions'] {
+    const count = this.#countSessions
+    if (count === undefined) return undefined
+    const gauge = meter.createObservableGauge('tessera.handshake.sessions', {
+      description: 'Live handshake-era (2025-11-25) sessions in the session store.',
+    })
+    const callback: ObservableCallback = async (result) => {
+      try {
+        result.observe(await count())
+      } catch {
+        // A store that cannot answer now reports no value this time; its errors show elsewhere.
+      }
+    }
+    gauge.addCallback(callback)
+    return { gauge, callback }
   }
 
   /** Starts the server span of one request. */
@@ -250,6 +291,22 @@ export class Telemetry {
     if (first !== undefined && isSpanIds(first)) {
       span.addLink({ context: { traceId: first[0], spanId: first[1], traceFlags: 1 } })
     }
+  }
+
+  /**
+   * A value a tool opted in to record (its arguments or its result) on the request span, as JSON
+   * cut at `MAX_TRACED_VALUE` characters; nothing is encoded when no span records.
+   */
+  value(key: string, value: unknown): void {
+    const span = requestSpan()
+    if (span === undefined || !span.isRecording()) return
+    let json: string
+    try {
+      json = JSON.stringify(value) ?? 'null'
+    } catch {
+      json = '"[unserializable]"'
+    }
+    span.setAttribute(key, json.length > MAX_TRACED_VALUE ? `${json.slice(0, MAX_TRACED_VALUE)}…` : json)
   }
 
   /** A refused requestState: its reason on the span and in the metrics, never on the wire. */

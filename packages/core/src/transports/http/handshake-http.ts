@@ -32,7 +32,7 @@ export interface HandshakeRequest {
 export async function handshakeInitialize(c: HandshakeRequest, request: JsonRpcRequest): Promise<void> {
   let opened: Awaited<ReturnType<HandshakeSessions['open']>>
   try {
-    opened = await c.sessions.open(request, c.auth)
+    opened = await c.sessions.open(request, c.auth, { headers: c.input.headers })
   } catch (error) {
     return writeReply(
       c.writer,

@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:instructions`: what one request costs a server in machine instructions, counted
+ * by valgrind's callgrind, which repeats to within a fraction of a percent on a shared machine
+ * where a throughput figure moves by ±20% between runs. Each server runs under callgrind with
+ * counting off; it is warmed up, counting is switched on for N requests, the counters are dumped,
+ * and their total divided by N. User-space instructions only: the kernel's share of a request
+ * (sockets, writes) is not in it, so a ratio here is the cost of the code, not of the wire.
+ *
+ *   npm run bench:instructions
+ *   npm run bench:instructions -- --servers tessera-no-otel,tessera --cases tools-call --requests 2000
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const READY_TIMEOUT_MS = 120_000
+/** Requests in flight at once: enough to batch like a loaded server, few enough to stay in order. */
+const IN_FLIGHT = 4
+
+const { values: cli } = parseArgs({
+  options: {
+    servers: { type: 'string', default: 'raw,tessera-no-otel,tessera' },
+    cases: { type: 'string', default: 'tools-call' },
+    requests: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '2000' },
+  },
+})
+
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+
+interface Counted {
+  server: string
+  case: string
+  perRequest: number
+}
+
+function startUnderCallgrind(
+  server: string,
+  outFile: string,
+): Promise<{ child: ChildProcess; port: number }> {
+  const file = join(ROOT, 'bench/servers', `${server}.ts`)
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${outFile}`,
+      process.execPath,
+      '--import',
+      'tsx',
+      file,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000)
+  })
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      fail(new Error(`${server} printed no READY line under callgrind:\n${stderr}`))
+    }, READY_TIMEOUT_MS)
+    child.once('exit', (code) => fail(new Error(`${server} exited (${code}) before READY:\n${stderr}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^READY (\d+)$/.exec(line.trim())
+      if (!m) return
+      clearTimeout(timer)
+      ok({ child, port: Number(m[1]) })
+    })
+  })
+}
+
+/** Sends `n` copies of the case, `IN_FLIGHT` at a time on kept-alive connections; every answer is checked. */
+async function send(port: number, c: HttpCase, n: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
+  const one = () =>
+    new Promise<void>((ok, fail) => {
+      const request = http.request(
+        { host: '127.0.0.1', port, path: c.path, method: 'POST', headers: c.headers, agent },
+        (response) => {
+          let text = ''
+          response.setEncoding('utf8')
+          response.on('data', (chunk: string) => {
+            text += chunk
+          })
+          response.on('end', () => {
+            try {
+              expectJsonRpcResult(
+                response.statusCode ?? 0,
+                response.headers['content-type'] ?? null,
+                text,
+                c.id,
+              )
+              ok()
+            } catch (error) {
+              fail(error)
+            }
+          })
+        },
+      )
+      request.on('error', fail)
+      request.end(c.body)
+    })
+  let left = n
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (left-- > 0) await one()
+    }),
+  )
+  agent.destroy()
+}
+
+function control(pid: number, ...args: string[]): void {
+  const r = spawnSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${r.stderr}`)
+}
+
+async function count(server: string, c: HttpCase, requests: number, warmup: number): Promise<number> {
+  const dir = mkdtempSync(join(os.tmpdir(), 'tessera-callgrind-'))
+  const outFile = join(dir, 'out')
+  const { child, port } = await startUnderCallgrind(server, outFile)
+  try {
+    await send(port, c, warmup)
+    control(child.pid!, '-i', 'on')
+    await send(port, c, requests)
+    control(child.pid!, '-d')
+    const dumps = spawnSync('sh', ['-c', `cat ${outFile}.*`], { encoding: 'utf8' }).stdout
+    const total = /^summary: (\d+)$/m.exec(dumps)
+    if (total === null) throw new Error(`no callgrind summary for ${server}`)
+    return Number(total[1]) / requests
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function main(): Promise<void> {
+  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).error !== undefined) {
+    throw new Error('valgrind is not installed (apt-get install valgrind)')
+  }
+  const cases = loadHttpCases(join(ROOT, 'bench/requests'))
+  const requests = Number(cli.requests)
+  const warmup = Number(cli.warmup)
+  const results: Counted[] = []
+  for (const name of list(cli.cases)) {
+    const c = cases.get(name)
+    if (c === undefined) throw new Error(`unknown case '${name}'`)
+    for (const server of list(cli.servers)) {
+      process.stdout.write(`  counting ${name} on ${server} (${warmup} warm-up, ${requests} counted) ...\n`)
+      results.push({ server, case: name, perRequest: await count(server, c, requests, warmup) })
+    }
+  }
+  for (const name of list(cli.cases)) {
+    const rows = results.filter((r) => r.case === name)
+    const base = rows[0]!.perRequest
+    console.log(`\n${name}: instructions per request (callgrind, user space)`)
+    for (const r of rows) {
+      const ratio = base / r.perRequest
+      console.log(
+        `  ${r.server.padEnd(18)} ${Math.round(r.perRequest).toLocaleString('en-US').padStart(10)}  ` +
+          `× ${rows[0]!.server}: ${(r.perRequest / base).toFixed(3)}  (speed ${ratio.toFixed(3)})`,
+      )
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench:instructions: ${(error as Error).message}`)
+  process.exit(2)
+})
