@@ -66,6 +66,26 @@ export function describeReplayStore(
 }
 
 function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
+  it('writes nothing for a claim that reaches it after its deadline', async () => {
+    const key = freshKey()
+    expect(await get().claim(key, 'rollback', LONG, LONG, Date.now() - 1)).toEqual({ kind: 'late' })
+    expect(await get().inspect(key)).toBeUndefined()
+    expect(await get().claim(key, 'rollback', LONG, LONG)).toEqual({
+      kind: 'claimed',
+      fence: expect.any(String),
+    })
+  })
+
+  it('claims before its deadline as without one', async () => {
+    const key = freshKey()
+    const result = await get().claim(key, 'rollback', LONG, LONG, Date.now() + 60_000)
+    expect(result).toEqual({ kind: 'claimed', fence: expect.any(String) })
+    expect(await get().claim(key, 'rollback', LONG, LONG, Date.now() + 60_000)).toEqual({
+      kind: 'in_progress',
+      what: 'rollback',
+    })
+  })
+
   it('claims a fresh key with a fence and no previous', async () => {
     const key = freshKey()
     const result = await get().claim(key, 'rollback checkout to 2026.10.1', LONG, LONG)

@@ -5,59 +5,24 @@
  * again when it comes back. The Redis is one of this test's own (a `redis-server` on a free port),
  * so stopping it disturbs no other test; without the binary the Redis case is skipped and says so.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { createServer as netServer } from 'node:net'
 import { createServer, generateStateKey } from '@tessera/core'
 import { createFetchHandler, listen } from '@tessera/core/http'
 import { redisStores } from '@tessera/store-redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { capturingLogger } from '../helpers/mcp-http.ts'
+import { hasRedisServer, type OwnRedis, startOwnRedis } from '../helpers/own-redis.ts'
 import { sleep } from '../helpers/timing.ts'
 
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0
-if (!hasRedis) process.stderr.write('health-probes Redis case skipped: no redis-server binary\n')
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)))
-  })
-  return child
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-}
+if (!hasRedisServer) process.stderr.write('health-probes Redis case skipped: no redis-server binary\n')
 
 async function probe(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url)
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
-const redisChildren: ChildProcess[] = []
+const redises: OwnRedis[] = []
 afterAll(async () => {
-  for (const child of redisChildren) await stop(child)
+  for (const redis of redises) await redis.stop()
 })
 
 describe('health probes', () => {
@@ -82,17 +47,17 @@ describe('health probes', () => {
     }
   })
 
-  it.skipIf(!hasRedis)(
+  it.skipIf(!hasRedisServer)(
     'turnsUnreadyWhenRedisStopsAndReadyWhenItReturns',
     async () => {
-      const port = await freePort()
-      redisChildren.push(await startRedis(port))
+      const redis = await startOwnRedis()
+      redises.push(redis)
       const app = createServer({
         name: 'probes',
         version: '1',
         logger: capturingLogger(),
         requestState: { keys: [generateStateKey('probes')] },
-        stores: redisStores({ url: `redis://127.0.0.1:${port}`, prefix: 'probes:', timeoutMs: 500 }),
+        stores: redisStores({ url: redis.url, prefix: 'probes:', timeoutMs: 500 }),
       })
       const running = await listen(app, { host: '127.0.0.1', port: 0, health: true })
       const ready = `${running.url.replace(/\/mcp$/, '')}/readyz`
@@ -106,14 +71,14 @@ describe('health probes', () => {
           'stores.tasks': 'ok',
           'stores.bus': 'ok',
         })
-        await stop(redisChildren.pop()!)
+        await redis.stop()
         const started = Date.now()
         const down = await probe(ready)
         expect(Date.now() - started).toBeLessThan(3000)
         expect(down.status).toBe(503)
         expect(down.body).toMatchObject({ status: 'unready', checks: { 'stores.replay': 'down' } })
         expect(JSON.stringify(down.body)).not.toContain('127.0.0.1')
-        redisChildren.push(await startRedis(port))
+        await redis.restart()
         let back = down
         for (let i = 0; i < 40 && back.status !== 200; i++) {
           await sleep(250)

@@ -20,7 +20,9 @@ export { type MemoryReplayStoreOptions, memoryReplayStore } from './security/rep
 export {
   assertClaimArguments,
   type ClaimResult,
+  claimDeadline,
   newFence,
+  pastDeadline,
   type ReplayRecordView,
   type ReplayStore,
   SingleUseStoreError,

@@ -3,11 +3,13 @@
  * A ReplayStore in a PostgreSQL table, shared by every host that reaches the database.
  * A claim is one `INSERT … ON CONFLICT DO UPDATE … WHERE <expired>` statement: the
  * unique key serialises concurrent claims, and the row lock makes the expiry check and
- * the takeover one step. Leases use the server's clock (now()), so client clocks do not matter.
+ * the takeover one step. Leases use the server's clock (now()), so client clocks do not matter;
+ * a claim's deadline is checked on that clock inside the same statement.
  */
 import {
   assertClaimArguments,
   type ClaimResult,
+  claimDeadline,
   newFence,
   positiveInteger,
   type ReplayRecordView,
@@ -76,11 +78,19 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   const bounded = <T>(operation: string, body: () => Promise<T>): Promise<T> =>
     withStoreTimeout(operation, body(), timeoutMs)
 
-  const claimOnce = async (key: string, what: string, leaseMs: number, ttlMs: number) => {
+  const claimOnce = async (
+    key: string,
+    what: string,
+    leaseMs: number,
+    ttlMs: number,
+    deadline: number | undefined,
+  ): Promise<ClaimResult | undefined> => {
     const fence = newFence()
-    const taken = await query<{ previous: string | null }>(sql.claim, [key, what, fence, leaseMs, ttlMs])
-    const row = taken.rows[0]
-    if (row) return row.previous ? claimed(fence, true) : claimed(fence, false)
+    const values = [key, what, fence, leaseMs, ttlMs, deadline ?? null]
+    const [row] = (await query<{ open: boolean; taken: boolean; previous: string | null }>(sql.claim, values))
+      .rows
+    if (row?.open === false) return { kind: 'late' }
+    if (row?.taken) return row.previous ? claimed(fence, true) : claimed(fence, false)
     const existing = (await query<Existing>(sql.existing, [key])).rows[0]
     // Released or expired between the two statements: the claim is worth another try.
     if (!existing || (existing.status === 'in_progress' && !existing.live)) return undefined
@@ -95,12 +105,14 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs)
+    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, deadline)
       if (++claimsSinceSweep >= sweepEvery) sweepNow()
+      // Its own timeout bounds the claim too: whichever gives up first sets the deadline.
+      const until = claimDeadline(timeoutMs, deadline)
       return bounded('claim', async () => {
         for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-          const result = await claimOnce(key, what, Math.ceil(leaseMs), Math.ceil(ttlMs))
+          const result = await claimOnce(key, what, Math.ceil(leaseMs), Math.ceil(ttlMs), until)
           if (result) return result
         }
         throw new Error('the record kept changing under the claim')
@@ -149,14 +161,23 @@ function statements(t: string) {
         previous text
       );
       CREATE INDEX IF NOT EXISTS "${name}_expires_at" ON ${t} (expires_at);`,
-    // Runs only when the existing row is past its ttl or its lease: the row lock makes that check and the takeover atomic.
-    claim: `INSERT INTO ${t} AS r (key, what, status, fence, lease_until, expires_at)
-      VALUES ($1, $2, 'in_progress', $3, now() + ${ms('$4')}, now() + ${ms('greatest($4::bigint, $5::bigint)')})
-      ON CONFLICT (key) DO UPDATE SET what = excluded.what, status = 'in_progress', fence = excluded.fence,
-        lease_until = excluded.lease_until, expires_at = excluded.expires_at, outcome = NULL,
-        previous = CASE WHEN r.expires_at > now() THEN 'abandoned' END
-      WHERE r.expires_at <= now() OR (r.status = 'in_progress' AND r.lease_until <= now())
-      RETURNING previous`,
+    // Runs only when the existing row is past its ttl or its lease: the row lock makes that check
+    // and the takeover atomic. The gate holds the caller's deadline ($6, epoch ms) against the
+    // server's clock as the statement runs (clock_timestamp(), not the transaction's now()), so a
+    // claim that waited on a stalled server or a lock past its deadline writes nothing.
+    claim: `WITH gate AS (
+        SELECT $6::double precision IS NULL OR clock_timestamp() <= to_timestamp($6::double precision / 1000) AS open
+      ), taken AS (
+        INSERT INTO ${t} AS r (key, what, status, fence, lease_until, expires_at)
+        SELECT $1, $2, 'in_progress', $3, now() + ${ms('$4')}, now() + ${ms('greatest($4::bigint, $5::bigint)')}
+        FROM gate WHERE gate.open
+        ON CONFLICT (key) DO UPDATE SET what = excluded.what, status = 'in_progress', fence = excluded.fence,
+          lease_until = excluded.lease_until, expires_at = excluded.expires_at, outcome = NULL,
+          previous = CASE WHEN r.expires_at > now() THEN 'abandoned' END
+        WHERE r.expires_at <= now() OR (r.status = 'in_progress' AND r.lease_until <= now())
+        RETURNING previous
+      )
+      SELECT gate.open, EXISTS (SELECT 1 FROM taken) AS taken, (SELECT previous FROM taken) AS previous FROM gate`,
     existing: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t}
       WHERE key = $1 AND expires_at > now()`,
     renew: `UPDATE ${t} SET lease_until = now() + ${ms('$3')}, expires_at = greatest(expires_at, now() + ${ms('$3')})

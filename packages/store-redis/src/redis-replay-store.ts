@@ -3,11 +3,14 @@
  * A ReplayStore in Redis, shared by every process and host that reaches the server. Each
  * record is a hash whose key expires natively. Every state change is one Lua script, so
  * check-and-claim and every fenced update are atomic, and leases are measured on the
- * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out.
+ * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out. A claim's
+ * deadline is held against that clock too, in the script: a claim that sat behind a stalled
+ * server past it writes nothing.
  */
 import {
   assertClaimArguments,
   type ClaimResult,
+  claimDeadline,
   newFence,
   positiveInteger,
   type ReplayRecordView,
@@ -29,7 +32,10 @@ export interface RedisReplayStoreOptions {
 }
 
 // Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
+// ARGV[5]: the caller's deadline (ms; 0: none), held against the server's clock before anything.
 const CLAIM = `${NOW_MS}
+local deadline = tonumber(ARGV[5])
+if deadline > 0 and now > deadline then return {'late'} end
 local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
 if r[1] == 'done' then return {'done', r[2], r[3] or ''} end
 local previous = ''
@@ -96,12 +102,22 @@ export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore 
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs)
+    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, deadline)
       const fence = newFence()
       const [kind, first, second] = strings(
-        await call('claim', key, fence, what, Math.ceil(leaseMs), Math.ceil(ttlMs)),
+        await call(
+          'claim',
+          key,
+          fence,
+          what,
+          Math.ceil(leaseMs),
+          Math.ceil(ttlMs),
+          // Its own timeout bounds the claim too: whichever gives up first sets the deadline.
+          claimDeadline(timeoutMs, deadline),
+        ),
       )
+      if (kind === 'late') return { kind }
       if (kind === 'done') return { kind, what: first ?? '', outcome: second ?? '' }
       if (kind === 'in_progress') return { kind, what: first ?? '' }
       return first === 'abandoned'

@@ -9,6 +9,7 @@ import {
   assertClaimArguments,
   type ClaimResult,
   newFence,
+  pastDeadline,
   positiveInteger,
   type ReplayRecordView,
   type ReplayStore,
@@ -50,19 +51,23 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   let claimsSinceSweep = 0
   let closed = false
 
-  const claimTransaction = db.transaction((key: string, what: string, leaseMs: number, ttlMs: number) => {
-    const now = Date.now()
-    const row = sql.select.get(key) as Row | undefined
-    const live = row && row.expires_at > now ? row : undefined
-    if (live?.status === 'done')
-      return { kind: 'done', what: live.what, outcome: live.outcome ?? '' } as const
-    if (live && live.lease_until > now) return { kind: 'in_progress', what: live.what } as const
-    const fence = newFence()
-    sql.upsert.run(key, what, fence, now + leaseMs, now + Math.max(ttlMs, leaseMs))
-    return live
-      ? ({ kind: 'claimed', fence, previous: 'abandoned' } as const)
-      : ({ kind: 'claimed', fence } as const)
-  })
+  const claimTransaction = db.transaction(
+    (key: string, what: string, leaseMs: number, ttlMs: number, deadline: number | undefined) => {
+      const now = Date.now()
+      // Inside the write lock: a claim that waited for it past its deadline writes nothing.
+      if (pastDeadline(deadline, now)) return { kind: 'late' } as const
+      const row = sql.select.get(key) as Row | undefined
+      const live = row && row.expires_at > now ? row : undefined
+      if (live?.status === 'done')
+        return { kind: 'done', what: live.what, outcome: live.outcome ?? '' } as const
+      if (live && live.lease_until > now) return { kind: 'in_progress', what: live.what } as const
+      const fence = newFence()
+      sql.upsert.run(key, what, fence, now + leaseMs, now + Math.max(ttlMs, leaseMs))
+      return live
+        ? ({ kind: 'claimed', fence, previous: 'abandoned' } as const)
+        : ({ kind: 'claimed', fence } as const)
+    },
+  )
 
   // Every call is synchronous underneath; the wrapper turns any failure into a store error.
   const guarded = <T>(operation: string, body: () => T): Promise<T> => {
@@ -75,14 +80,14 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs)
+    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, deadline)
       return guarded('claim', () => {
         if (++claimsSinceSweep >= sweepEvery) {
           claimsSinceSweep = 0
           sql.sweep.run(Date.now())
         }
-        return claimTransaction.immediate(key, what, leaseMs, ttlMs)
+        return claimTransaction.immediate(key, what, leaseMs, ttlMs, deadline)
       })
     },
     renew: (key, fence, leaseMs) =>

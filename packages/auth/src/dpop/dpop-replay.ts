@@ -23,7 +23,7 @@ export interface ReplayStoreLike {
     what: string,
     leaseMs: number,
     ttlMs: number,
-  ): Promise<{ kind: 'claimed' | 'in_progress' | 'done' }>
+  ): Promise<{ kind: 'claimed' | 'in_progress' | 'done' | 'late' }>
 }
 
 /**

@@ -9,7 +9,7 @@
 import { TesseraError } from '../../errors.ts'
 import { type Lease as KeptLease, keepLease } from './lease.ts'
 import type { ClaimResult, ReplayStore } from './replay-store.ts'
-import { SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
+import { claimDeadline, SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
 
 export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error'
 
@@ -184,14 +184,25 @@ async function runOnce<T>(
     : { status: 'executed', value, outcome }
 }
 
+/**
+ * The claim, or a throw without a record. The store is given a deadline a margin before this
+ * caller gives up, so a claim that sat behind a stalled store writes nothing once the caller has
+ * answered "nothing was done".
+ */
 async function claimOrThrow(
   settings: Settings,
   key: string,
   what: string,
   ttlMs: number,
-): Promise<ClaimResult> {
+): Promise<Exclude<ClaimResult, { kind: 'late' }>> {
+  const deadline = claimDeadline(settings.timeoutMs)
   try {
-    return await callStore(settings, 'claim', () => settings.store.claim(key, what, settings.leaseMs, ttlMs))
+    const claim = await callStore(settings, 'claim', () =>
+      settings.store.claim(key, what, settings.leaseMs, ttlMs, deadline),
+    )
+    if (claim.kind === 'late')
+      throw new Error('the claim reached the store after its deadline; nothing was written')
+    return claim
   } catch (error) {
     const storeError = toStoreError('claim', error)
     settings.emit({ type: 'store_error', key, detail: storeError.detail })

@@ -4,7 +4,7 @@
  * a retry that lands on another worker or after a restart will not see the record.
  */
 import type { ClaimResult, ReplayRecordView, ReplayStore } from './replay-store.ts'
-import { assertClaimArguments, newFence } from './replay-store.ts'
+import { assertClaimArguments, newFence, pastDeadline } from './replay-store.ts'
 
 export interface MemoryReplayStoreOptions {
   /** Clock in epoch milliseconds; injectable so tests can move time without waiting. */
@@ -50,10 +50,11 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs)
+    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, deadline)
       if (++claimsSinceSweep >= sweepEvery) sweep()
       const at = now()
+      if (pastDeadline(deadline, at)) return { kind: 'late' }
       const existing = live(key)
       if (existing?.status === 'done')
         return { kind: 'done', what: existing.what, outcome: existing.outcome ?? '' }

@@ -9,11 +9,15 @@
 import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 
-/** Answer to a claim: the caller runs the work only on `claimed`. */
+/**
+ * Answer to a claim: the caller runs the work only on `claimed`. `late`: the claim reached the
+ * store after its deadline, so nothing was written (the caller has given up on it already).
+ */
 export type ClaimResult =
   | { kind: 'claimed'; fence: string; previous?: 'abandoned' }
   | { kind: 'in_progress'; what: string }
   | { kind: 'done'; what: string; outcome: string }
+  | { kind: 'late' }
 
 /** What a record says, for diagnostics and tests; `abandoned` is an in-progress record whose lease ran out. */
 export interface ReplayRecordView {
@@ -27,8 +31,12 @@ export interface ReplayStore {
    * Atomically: if no record, or a record whose lease expired while in progress, claim it
    * (status in_progress, new random fence, lease until now+leaseMs, record kept until
    * now+max(ttlMs, leaseMs)). A record past its ttl counts as no record.
+   *
+   * `deadline` (epoch ms) is when the caller stops waiting: checked inside the same atomic step,
+   * on the store's clock, so a claim that was queued behind a stalled store and arrives after it
+   * writes nothing and answers `late`, instead of leaving an in-progress record no worker runs.
    */
-  claim(key: string, what: string, leaseMs: number, ttlMs: number): Promise<ClaimResult>
+  claim(key: string, what: string, leaseMs: number, ttlMs: number, deadline?: number): Promise<ClaimResult>
   /** Extend the lease if the fence still holds; false if it was lost. */
   renew(key: string, fence: string, leaseMs: number): Promise<boolean>
   /** Mark done with the outcome (kept until ttl from the claim, at least) if the fence still holds; false if lost. */
@@ -83,11 +91,31 @@ export function withStoreTimeout<T>(operation: string, promise: Promise<T>, ms: 
 }
 
 /** Rejects bad arguments early, the same way in every store. */
-export function assertClaimArguments(key: string, leaseMs: number, ttlMs: number): void {
+export function assertClaimArguments(key: string, leaseMs: number, ttlMs: number, deadline?: number): void {
   if (typeof key !== 'string' || key.length === 0)
     throw new TypeError('single-use key must be a non-empty string')
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new RangeError('leaseMs must be a positive number')
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number')
+  if (deadline !== undefined && !Number.isFinite(deadline)) throw new RangeError('deadline must be a number')
+}
+
+/** Most of a timeout a claim's deadline comes before it (a quarter of it when shorter). */
+const MAX_DEADLINE_MARGIN_MS = 250
+
+/**
+ * The deadline to hand a store for a claim whose caller gives up `timeoutMs` from now (or at
+ * `deadline`, when that is sooner): a margin before it, so a store whose clock runs a little
+ * behind this host's still refuses a claim that arrives after the caller answered.
+ */
+export function claimDeadline(timeoutMs: number, deadline?: number): number {
+  const margin = Math.min(MAX_DEADLINE_MARGIN_MS, Math.floor(timeoutMs / 4))
+  const own = Date.now() + timeoutMs - margin
+  return deadline === undefined ? own : Math.min(deadline, own)
+}
+
+/** Whether a claim checked at `now` is past its `deadline` (none: never). */
+export function pastDeadline(deadline: number | undefined, now: number): boolean {
+  return deadline !== undefined && now > deadline
 }
 
 /** A fresh fence: 128 random bits, so a stale executor cannot guess a newer claim's fence. */
