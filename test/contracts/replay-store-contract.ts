@@ -68,7 +68,9 @@ export function describeReplayStore(
 function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
   it('writes nothing for a claim that reaches it after its deadline', async () => {
     const key = freshKey()
-    expect(await get().claim(key, 'rollback', LONG, LONG, Date.now() - 1)).toEqual({ kind: 'late' })
+    expect(await get().claim(key, 'rollback', LONG, LONG, { deadline: Date.now() - 1 })).toEqual({
+      kind: 'late',
+    })
     expect(await get().inspect(key)).toBeUndefined()
     expect(await get().claim(key, 'rollback', LONG, LONG)).toEqual({
       kind: 'claimed',
@@ -76,11 +78,34 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
+  it('keeps one epoch, and claims on it', async () => {
+    const epoch = await get().epoch()
+    expect(epoch).toMatch(/^[A-Za-z0-9_-]{8,64}$/)
+    expect(await get().epoch()).toBe(epoch)
+    const key = freshKey()
+    expect(await get().claim(key, 'rollback', LONG, LONG, { epoch })).toEqual({
+      kind: 'claimed',
+      fence: expect.any(String),
+    })
+    expect(await get().claim(key, 'rollback', LONG, LONG, { epoch })).toEqual({
+      kind: 'in_progress',
+      what: 'rollback',
+    })
+  })
+
+  it('writes nothing for a claim that names another epoch', async () => {
+    const key = freshKey()
+    expect(await get().claim(key, 'rollback', LONG, LONG, { epoch: 'an-epoch-of-another-store' })).toEqual({
+      kind: 'stale',
+    })
+    expect(await get().inspect(key)).toBeUndefined()
+  })
+
   it('claims before its deadline as without one', async () => {
     const key = freshKey()
-    const result = await get().claim(key, 'rollback', LONG, LONG, Date.now() + 60_000)
+    const result = await get().claim(key, 'rollback', LONG, LONG, { deadline: Date.now() + 60_000 })
     expect(result).toEqual({ kind: 'claimed', fence: expect.any(String) })
-    expect(await get().claim(key, 'rollback', LONG, LONG, Date.now() + 60_000)).toEqual({
+    expect(await get().claim(key, 'rollback', LONG, LONG, { deadline: Date.now() + 60_000 })).toEqual({
       kind: 'in_progress',
       what: 'rollback',
     })
@@ -267,5 +292,11 @@ function registerConcurrency(
     expect(await onlooker.claim(key, 'x', LONG, LONG)).toEqual({ kind: 'in_progress', what: 'x' })
     expect(await holder.complete(key, fenceOf(results[winner]!), 'ok')).toBe(true)
     expect(await onlooker.claim(key, 'x', LONG, LONG)).toEqual({ kind: 'done', what: 'x', outcome: 'ok' })
+  })
+
+  it('gives every connection the same epoch, made once under a race', async () => {
+    const others = await Promise.all([second(), second(), second()])
+    const epochs = await Promise.all([get(), ...others].map((s) => s.epoch()))
+    expect(new Set(epochs).size).toBe(1)
   })
 }

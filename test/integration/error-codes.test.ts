@@ -136,6 +136,7 @@ const failingStore = (inner: ReplayStore, override: Partial<ReplayStore>): Repla
   complete: (...a) => inner.complete(...a),
   release: (...a) => inner.release(...a),
   inspect: (...a) => inner.inspect(...a),
+  epoch: () => inner.epoch(),
   close: () => inner.close(),
   ...override,
 })

@@ -28,6 +28,8 @@ export interface AppConfig {
   auth: AuthChoice | undefined
   /** How long a rollback takes to roll out. */
   rollbackSeconds: number
+  /** How long an accepted rollback stays claimed by a worker that stopped answering. */
+  leaseSeconds: number
   /** Send traces and metrics over OTLP/HTTP (to OTEL_EXPORTER_OTLP_ENDPOINT). */
   otel: boolean
   /** Serve the metrics for Prometheus on this port (one process only). */
@@ -74,6 +76,8 @@ Options:
   --auth-dpop        also accept DPoP-bound tokens (each proof used once, across workers)
   --rollback-seconds N  how long a rollback takes to roll out (default 3; 0 to 600): a client that
                      declares the tasks extension gets a task to poll, any other waits
+  --lease-seconds N  how long an accepted answer stays claimed by a worker that stopped renewing
+                     its claim, before a retry may act on it (default 15; 1 to 600)
   --otel             send OpenTelemetry traces and metrics over OTLP/HTTP to
                      $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318)
   --metrics-port N   serve the metrics for Prometheus at http://HOST:N/metrics (without --workers)
@@ -107,6 +111,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
   const rollbackSeconds = integer(values['rollback-seconds'] ?? '3', 0, 600)
   if (rollbackSeconds === undefined)
     return { kind: 'error', message: '--rollback-seconds must be an integer from 0 to 600.' }
+  const leaseSeconds = integer(values['lease-seconds'] ?? '15', 1, 600)
+  if (leaseSeconds === undefined)
+    return { kind: 'error', message: '--lease-seconds must be an integer from 1 to 600.' }
   const metricsPort =
     values['metrics-port'] === undefined ? undefined : integer(values['metrics-port'], 1, 65_535)
   if (values['metrics-port'] !== undefined && metricsPort === undefined)
@@ -141,6 +148,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       store,
       logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
       rollbackSeconds,
+      leaseSeconds,
       otel: values.otel === true,
       metricsPort,
       auth:
@@ -178,6 +186,7 @@ function parse(argv: readonly string[]) {
       'auth-jwks': { type: 'string' },
       'auth-dpop': { type: 'boolean' },
       'rollback-seconds': { type: 'string' },
+      'lease-seconds': { type: 'string' },
       otel: { type: 'boolean' },
       'metrics-port': { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -24,9 +24,19 @@ describe('parseCli', () => {
         logLevel: 'info',
         auth: undefined,
         rollbackSeconds: 3,
+        leaseSeconds: 15,
         otel: false,
         metricsPort: undefined,
       },
+    })
+  })
+
+  it('takesALeaseOfOneToSixHundredSeconds', () => {
+    const set = parseCli(['--lease-seconds', '2'], {})
+    expect(set.kind === 'run' && set.config.leaseSeconds).toBe(2)
+    expect(parseCli(['--lease-seconds', '0'], {})).toEqual({
+      kind: 'error',
+      message: '--lease-seconds must be an integer from 1 to 600.',
     })
   })
 

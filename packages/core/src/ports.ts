@@ -19,8 +19,10 @@ export {
 export { type MemoryReplayStoreOptions, memoryReplayStore } from './security/replay/memory-replay-store.ts'
 export {
   assertClaimArguments,
+  type ClaimConditions,
   type ClaimResult,
   claimDeadline,
+  newEpoch,
   newFence,
   pastDeadline,
   type ReplayRecordView,

@@ -4,12 +4,14 @@
  * A claim is one `INSERT … ON CONFLICT DO UPDATE … WHERE <expired>` statement: the
  * unique key serialises concurrent claims, and the row lock makes the expiry check and
  * the takeover one step. Leases use the server's clock (now()), so client clocks do not matter;
- * a claim's deadline is checked on that clock inside the same statement.
+ * a claim's deadline is checked on that clock inside the same statement, and so is its epoch
+ * (a row of the same table, so whatever empties or drops the table takes the epoch with it).
  */
 import {
   assertClaimArguments,
   type ClaimResult,
   claimDeadline,
+  newEpoch,
   newFence,
   positiveInteger,
   type ReplayRecordView,
@@ -83,13 +85,15 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
     what: string,
     leaseMs: number,
     ttlMs: number,
-    deadline: number | undefined,
+    deadline: number,
+    epoch: string | undefined,
   ): Promise<ClaimResult | undefined> => {
     const fence = newFence()
-    const values = [key, what, fence, leaseMs, ttlMs, deadline ?? null]
-    const [row] = (await query<{ open: boolean; taken: boolean; previous: string | null }>(sql.claim, values))
-      .rows
-    if (row?.open === false) return { kind: 'late' }
+    const values = [key, what, fence, leaseMs, ttlMs, deadline, epoch ?? null]
+    type Claimed = { on_time: boolean; same_epoch: boolean; taken: boolean; previous: string | null }
+    const [row] = (await query<Claimed>(sql.claim, values)).rows
+    if (row?.on_time === false) return { kind: 'late' }
+    if (row?.same_epoch === false) return { kind: 'stale' }
     if (row?.taken) return row.previous ? claimed(fence, true) : claimed(fence, false)
     const existing = (await query<Existing>(sql.existing, [key])).rows[0]
     // Released or expired between the two statements: the claim is worth another try.
@@ -105,19 +109,30 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs, deadline)
+    async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, conditions)
       if (++claimsSinceSweep >= sweepEvery) sweepNow()
       // Its own timeout bounds the claim too: whichever gives up first sets the deadline.
-      const until = claimDeadline(timeoutMs, deadline)
+      const until = claimDeadline(timeoutMs, conditions?.deadline)
+      const epoch = conditions?.epoch
       return bounded('claim', async () => {
         for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-          const result = await claimOnce(key, what, Math.ceil(leaseMs), Math.ceil(ttlMs), until)
+          const result = await claimOnce(key, what, Math.ceil(leaseMs), Math.ceil(ttlMs), until, epoch)
           if (result) return result
         }
         throw new Error('the record kept changing under the claim')
       })
     },
+    epoch: () =>
+      bounded('epoch', async () => {
+        // A statement that lost the race to make the row may not see it (its snapshot is older):
+        // the next statement does.
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const [row] = (await query<{ epoch: string }>(sql.epoch, [newEpoch()])).rows
+          if (row !== undefined) return row.epoch
+        }
+        throw new Error('the epoch row could not be read')
+      }),
     renew: (key, fence, leaseMs) =>
       bounded('renew', async () => (await query(sql.renew, [key, fence, Math.ceil(leaseMs)])).rowCount === 1),
     complete: (key, fence, outcome) =>
@@ -145,6 +160,9 @@ function claimed(fence: string, abandoned: boolean): ClaimResult {
   return abandoned ? { kind: 'claimed', fence, previous: 'abandoned' } : { kind: 'claimed', fence }
 }
 
+/** The epoch's row: record keys are nonces (base64url) and `dpop:…` keys, and none starts with ':'. */
+const EPOCH_KEY = ':epoch'
+
 function statements(t: string) {
   const ms = (parameter: string) => `(${parameter}::double precision * interval '1 millisecond')`
   return {
@@ -161,23 +179,33 @@ function statements(t: string) {
         previous text
       );
       CREATE INDEX IF NOT EXISTS "${name}_expires_at" ON ${t} (expires_at);`,
+    // A row of the records' own table that never expires (so no sweep takes it), made once.
+    epoch: `WITH made AS (
+        INSERT INTO ${t} (key, what, status, fence, lease_until, expires_at, outcome)
+        VALUES ('${EPOCH_KEY}', 'epoch', 'done', '', 'infinity', 'infinity', $1)
+        ON CONFLICT (key) DO NOTHING RETURNING outcome
+      )
+      SELECT outcome AS epoch FROM made UNION ALL SELECT outcome FROM ${t} WHERE key = '${EPOCH_KEY}' LIMIT 1`,
     // Runs only when the existing row is past its ttl or its lease: the row lock makes that check
     // and the takeover atomic. The gate holds the caller's deadline ($6, epoch ms) against the
     // server's clock as the statement runs (clock_timestamp(), not the transaction's now()), so a
     // claim that waited on a stalled server or a lock past its deadline writes nothing.
     claim: `WITH gate AS (
-        SELECT $6::double precision IS NULL OR clock_timestamp() <= to_timestamp($6::double precision / 1000) AS open
+        SELECT clock_timestamp() <= to_timestamp($6::double precision / 1000) AS on_time,
+          $7::text IS NULL OR EXISTS (SELECT 1 FROM ${t} WHERE key = '${EPOCH_KEY}' AND outcome = $7::text) AS same_epoch
       ), taken AS (
         INSERT INTO ${t} AS r (key, what, status, fence, lease_until, expires_at)
         SELECT $1, $2, 'in_progress', $3, now() + ${ms('$4')}, now() + ${ms('greatest($4::bigint, $5::bigint)')}
-        FROM gate WHERE gate.open
+        FROM gate WHERE gate.on_time AND gate.same_epoch
         ON CONFLICT (key) DO UPDATE SET what = excluded.what, status = 'in_progress', fence = excluded.fence,
           lease_until = excluded.lease_until, expires_at = excluded.expires_at, outcome = NULL,
           previous = CASE WHEN r.expires_at > now() THEN 'abandoned' END
         WHERE r.expires_at <= now() OR (r.status = 'in_progress' AND r.lease_until <= now())
         RETURNING previous
       )
-      SELECT gate.open, EXISTS (SELECT 1 FROM taken) AS taken, (SELECT previous FROM taken) AS previous FROM gate`,
+      SELECT gate.on_time, gate.same_epoch, EXISTS (SELECT 1 FROM taken) AS taken,
+        (SELECT previous FROM taken) AS previous
+      FROM gate`,
     existing: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t}
       WHERE key = $1 AND expires_at > now()`,
     renew: `UPDATE ${t} SET lease_until = now() + ${ms('$3')}, expires_at = greatest(expires_at, now() + ${ms('$3')})

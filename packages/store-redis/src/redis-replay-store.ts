@@ -5,12 +5,14 @@
  * check-and-claim and every fenced update are atomic, and leases are measured on the
  * server's clock (TIME) so clients with skewed clocks agree on when a lease ran out. A claim's
  * deadline is held against that clock too, in the script: a claim that sat behind a stalled
- * server past it writes nothing.
+ * server past it writes nothing. The epoch is one more key beside the records: a Redis restarted
+ * without persistence, or flushed, has none, and a claim naming the old one answers `stale`.
  */
 import {
   assertClaimArguments,
   type ClaimResult,
   claimDeadline,
+  newEpoch,
   newFence,
   positiveInteger,
   type ReplayRecordView,
@@ -32,10 +34,12 @@ export interface RedisReplayStoreOptions {
 }
 
 // Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
-// ARGV[5]: the caller's deadline (ms; 0: none), held against the server's clock before anything.
+// KEYS: the record, the epoch. ARGV[5]: the caller's deadline (ms; 0: none), held against the
+// server's clock before anything; ARGV[6]: the epoch the claim names ('' for none).
 const CLAIM = `${NOW_MS}
 local deadline = tonumber(ARGV[5])
 if deadline > 0 and now > deadline then return {'late'} end
+if ARGV[6] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[6] then return {'stale'} end
 local r = redis.call('HMGET', KEYS[1], 's', 'w', 'o', 'l')
 if r[1] == 'done' then return {'done', r[2], r[3] or ''} end
 local previous = ''
@@ -73,8 +77,13 @@ if not r[1] then return {} end
 if r[1] == 'in_progress' and tonumber(r[4]) <= now then return {'abandoned', r[2]} end
 return {r[1], r[2], r[3] or ''}`
 
+// KEYS: the epoch. ARGV: a new epoch, kept only if there is none.
+const EPOCH = `redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])`
+
 const SCRIPTS = {
   claim: script(CLAIM),
+  epoch: script(EPOCH),
   renew: script(RENEW),
   complete: script(COMPLETE),
   release: script(RELEASE),
@@ -90,40 +99,48 @@ export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore 
   let closed = false
 
   // A closed store refuses even on a client that stays open (a borrowed or shared one).
-  const call = async (
+  // Record keys are nonces (base64url) and `dpop:…` keys: none starts with ':'.
+  const epochKey = `${prefix}:epoch`
+  const run = (
     operation: keyof typeof SCRIPTS,
-    key: string,
-    ...args: (string | number)[]
+    keys: string[],
+    args: (string | number)[],
   ): Promise<unknown> => {
     const reply = closed
       ? Promise.reject(new Error('redis replay store is not open'))
-      : evalScript(client, SCRIPTS[operation], [prefix + key], args)
+      : evalScript(client, SCRIPTS[operation], keys, args)
     return withStoreTimeout(operation, reply, timeoutMs)
   }
+  const call = (operation: keyof typeof SCRIPTS, key: string, ...args: (string | number)[]) =>
+    run(operation, [prefix + key], args)
 
   return {
-    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs, deadline)
+    async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, conditions)
       const fence = newFence()
       const [kind, first, second] = strings(
-        await call(
+        await run(
           'claim',
-          key,
-          fence,
-          what,
-          Math.ceil(leaseMs),
-          Math.ceil(ttlMs),
-          // Its own timeout bounds the claim too: whichever gives up first sets the deadline.
-          claimDeadline(timeoutMs, deadline),
+          [prefix + key, epochKey],
+          [
+            fence,
+            what,
+            Math.ceil(leaseMs),
+            Math.ceil(ttlMs),
+            // Its own timeout bounds the claim too: whichever gives up first sets the deadline.
+            claimDeadline(timeoutMs, conditions?.deadline),
+            conditions?.epoch ?? '',
+          ],
         ),
       )
-      if (kind === 'late') return { kind }
+      if (kind === 'late' || kind === 'stale') return { kind }
       if (kind === 'done') return { kind, what: first ?? '', outcome: second ?? '' }
       if (kind === 'in_progress') return { kind, what: first ?? '' }
       return first === 'abandoned'
         ? { kind: 'claimed', fence, previous: 'abandoned' }
         : { kind: 'claimed', fence }
     },
+    epoch: async () => String(await run('epoch', [epochKey], [newEpoch()])),
     renew: async (key, fence, leaseMs) => (await call('renew', key, fence, Math.ceil(leaseMs))) === 1,
     complete: async (key, fence, outcome) => (await call('complete', key, fence, outcome)) === 1,
     async release(key, fence) {

@@ -7,7 +7,9 @@
  */
 import {
   assertClaimArguments,
+  type ClaimConditions,
   type ClaimResult,
+  newEpoch,
   newFence,
   pastDeadline,
   positiveInteger,
@@ -52,10 +54,17 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   let closed = false
 
   const claimTransaction = db.transaction(
-    (key: string, what: string, leaseMs: number, ttlMs: number, deadline: number | undefined) => {
+    (key: string, what: string, leaseMs: number, ttlMs: number, conditions: ClaimConditions | undefined) => {
       const now = Date.now()
       // Inside the write lock: a claim that waited for it past its deadline writes nothing.
-      if (pastDeadline(deadline, now)) return { kind: 'late' } as const
+      if (pastDeadline(conditions?.deadline, now)) return { kind: 'late' } as const
+      const epoch = conditions?.epoch
+      if (
+        epoch !== undefined &&
+        (sql.epoch.get(EPOCH_KEY) as { outcome: string } | undefined)?.outcome !== epoch
+      ) {
+        return { kind: 'stale' } as const
+      }
       const row = sql.select.get(key) as Row | undefined
       const live = row && row.expires_at > now ? row : undefined
       if (live?.status === 'done')
@@ -69,6 +78,13 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
     },
   )
 
+  // A row of the records' own table, so whatever loses the records (a new file, a dropped or
+  // emptied table) loses the epoch with them; made once, and never swept (it never expires).
+  const epochTransaction = db.transaction((): string => {
+    sql.makeEpoch.run(EPOCH_KEY, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, newEpoch())
+    return (sql.epoch.get(EPOCH_KEY) as { outcome: string }).outcome
+  })
+
   // Every call is synchronous underneath; the wrapper turns any failure into a store error.
   const guarded = <T>(operation: string, body: () => T): Promise<T> => {
     try {
@@ -80,14 +96,14 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs, deadline)
+    async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, conditions)
       return guarded('claim', () => {
         if (++claimsSinceSweep >= sweepEvery) {
           claimsSinceSweep = 0
           sql.sweep.run(Date.now())
         }
-        return claimTransaction.immediate(key, what, leaseMs, ttlMs, deadline)
+        return claimTransaction.immediate(key, what, leaseMs, ttlMs, conditions)
       })
     },
     renew: (key, fence, leaseMs) =>
@@ -101,6 +117,7 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
       guarded('release', () => {
         sql.release.run(key, fence)
       }),
+    epoch: () => guarded('epoch', () => epochTransaction.immediate()),
     inspect: (key) => guarded('inspect', () => view(sql.select.get(key) as Row | undefined, Date.now())),
     async close() {
       closed = true
@@ -119,6 +136,9 @@ function openReplayDatabase(options: SqliteReplayStoreOptions): StoreDatabase {
   }
 }
 
+/** The epoch's row: record keys are nonces (base64url) and `dpop:…` keys, and none starts with ':'. */
+const EPOCH_KEY = ':epoch'
+
 function prepareStatements(db: Database.Database, table: string) {
   const t = `"${table}"`
   db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
@@ -132,6 +152,11 @@ function prepareStatements(db: Database.Database, table: string) {
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS "${table}_expires_at" ON ${t} (expires_at);`)
   return {
+    epoch: db.prepare(`SELECT outcome FROM ${t} WHERE key = ?`),
+    makeEpoch: db.prepare(
+      `INSERT OR IGNORE INTO ${t} (key, what, status, fence, lease_until, expires_at, outcome)
+       VALUES (?, 'epoch', 'done', '', ?, ?, ?)`,
+    ),
     select: db.prepare(
       `SELECT what, status, fence, lease_until, expires_at, outcome FROM ${t} WHERE key = ?`,
     ),

@@ -31,6 +31,12 @@ export interface NewDeployment {
   by: string
   previousVersion?: string
   note?: string
+  /**
+   * The idempotency key of the accepted answer that asked for this entry (`ctx.idempotencyKey`),
+   * stored with it in the same step: a second append under the key writes nothing and returns
+   * the first entry. Never shown: it is the log's own bookkeeping.
+   */
+  requestKey?: string
 }
 
 export interface SeedEntry {
@@ -41,7 +47,10 @@ export interface SeedEntry {
   note?: string
 }
 
-export type AppendResult = { ok: true; deployment: Deployment } | { ok: false; head: Deployment | undefined }
+/** `earlier`: the request key was already in the log; `deployment` is the entry written then. */
+export type AppendResult =
+  | { ok: true; deployment: Deployment; earlier?: true }
+  | { ok: false; head: Deployment | undefined }
 
 export interface DeploymentLog {
   /** Writes `entries` as the service's history if, and only if, the service has none yet. */
@@ -53,10 +62,12 @@ export interface DeploymentLog {
    * step); otherwise returns the head found instead.
    */
   append(entry: NewDeployment, expectedHeadId: string | undefined): Promise<AppendResult>
+  /** The entry appended under `requestKey`, if any. */
+  byRequestKey(requestKey: string): Promise<Deployment | undefined>
   close(): Promise<void>
 }
 
-/** Builds the stored row of an appended entry; every backend stamps entries the same way. */
+/** Builds the stored row of an appended entry (without its request key); every backend stamps entries the same way. */
 export function stamp(entry: NewDeployment, id: string, seq: number, at: Date): Deployment {
   const row: Deployment = {
     id,

@@ -47,8 +47,10 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
           by text NOT NULL,
           previous_version text,
           note text,
+          request_key text UNIQUE,
           PRIMARY KEY (service, seq)
-        );`)
+        );
+        ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS request_key text UNIQUE;`)
       .then(
         () => undefined,
         (error: unknown) => {
@@ -76,12 +78,29 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
     }
   }
 
-  const insert = (client: pg.PoolClient, d: Deployment) =>
+  const insert = (client: pg.PoolClient, d: Deployment, requestKey?: string) =>
     client.query(
-      `INSERT INTO ${t} (service, seq, id, kind, version, at, by, previous_version, note)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [d.service, d.seq, d.id, d.kind, d.version, d.at, d.by, d.previousVersion ?? null, d.note ?? null],
+      `INSERT INTO ${t} (service, seq, id, kind, version, at, by, previous_version, note, request_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        d.service,
+        d.seq,
+        d.id,
+        d.kind,
+        d.version,
+        d.at,
+        d.by,
+        d.previousVersion ?? null,
+        d.note ?? null,
+        requestKey ?? null,
+      ],
     )
+
+  const byKey = async (client: pg.Pool | pg.PoolClient, key: string): Promise<Deployment | undefined> => {
+    const row = (await client.query<DeploymentRow>(`SELECT * FROM ${t} WHERE request_key = $1`, [key]))
+      .rows[0]
+    return row && toDeployment(row)
+  }
 
   const head = async (client: pg.PoolClient, service: string): Promise<Deployment | undefined> => {
     const row = (
@@ -108,12 +127,18 @@ export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): De
     },
     append: (entry: NewDeployment, expected): Promise<AppendResult> =>
       locked(entry.service, async (client) => {
+        const earlier = entry.requestKey === undefined ? undefined : await byKey(client, entry.requestKey)
+        if (earlier !== undefined) return { ok: true, deployment: earlier, earlier: true }
         const current = await head(client, entry.service)
         if (current?.id !== expected) return { ok: false, head: current }
         const deployment = stamp(entry, randomUUID(), (current?.seq ?? 0) + 1, new Date())
-        await insert(client, deployment)
+        await insert(client, deployment, entry.requestKey)
         return { ok: true, deployment }
       }),
+    async byRequestKey(key) {
+      await ensureTable()
+      return byKey(pool, key)
+    },
     async close() {
       await pool.end().catch(() => undefined)
     },

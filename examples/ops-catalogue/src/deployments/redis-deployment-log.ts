@@ -25,13 +25,20 @@ const SEED = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for i = 1, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 return 1`
 
-// ARGV[2] is the entry's JSON without its seq: the position is only known here, under the script.
-const APPEND = `local last = redis.call('LINDEX', KEYS[1], -1)
+// KEYS: the service's list, the hash of request keys. ARGV: the expected head id, the entry's
+// JSON without its seq (the position is only known here, under the script), its request key
+// ('' for none). An entry already appended under the request key is returned as it is (2).
+const APPEND = `if ARGV[3] ~= '' then
+  local earlier = redis.call('HGET', KEYS[2], ARGV[3])
+  if earlier then return {2, earlier} end
+end
+local last = redis.call('LINDEX', KEYS[1], -1)
 local head = ''
 if last then head = cjson.decode(last).id end
 if head ~= ARGV[1] then return {0, last or ''} end
 local entry = '{"seq":' .. (redis.call('LLEN', KEYS[1]) + 1) .. ',' .. string.sub(ARGV[2], 2)
 redis.call('RPUSH', KEYS[1], entry)
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[3], entry) end
 return {1, entry}`
 
 export function redisDeploymentLog(options: RedisDeploymentLogOptions): DeploymentLog {
@@ -44,6 +51,7 @@ export function redisDeploymentLog(options: RedisDeploymentLogOptions): Deployme
   // Errors surface on the calls that fail; without a listener ioredis would also print them.
   client.on('error', () => {})
   const keyOf = (service: string) => `${prefix}deployments:${service}`
+  const requestKeys = `${prefix}request-keys`
 
   return {
     async seed(service, entries) {
@@ -59,13 +67,20 @@ export function redisDeploymentLog(options: RedisDeploymentLogOptions): Deployme
       const { seq: _, ...rest } = stamp(entry, randomUUID(), 0, new Date())
       const [ok, text] = (await client.eval(
         APPEND,
-        1,
+        2,
         keyOf(entry.service),
+        requestKeys,
         expected ?? '',
         JSON.stringify(rest),
+        entry.requestKey ?? '',
       )) as [number, string]
       if (ok === 1) return { ok: true, deployment: parse(text) }
+      if (ok === 2) return { ok: true, deployment: parse(text), earlier: true }
       return { ok: false, head: text === '' ? undefined : parse(text) }
+    },
+    async byRequestKey(key) {
+      const text = await client.hget(requestKeys, key)
+      return text === null ? undefined : parse(text)
     },
     async close() {
       await client.quit().catch(() => client.disconnect())

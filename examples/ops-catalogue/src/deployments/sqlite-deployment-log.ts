@@ -40,18 +40,35 @@ export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): Deploy
     by TEXT NOT NULL,
     previous_version TEXT,
     note TEXT,
+    request_key TEXT UNIQUE,
     PRIMARY KEY (service, seq)
   ) WITHOUT ROWID`)
+  // A log written before request keys existed gets the column (SQLite has no ADD COLUMN IF NOT EXISTS).
+  const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]
+  if (!columns.some((c) => c.name === 'request_key')) {
+    db.exec(`ALTER TABLE "${table}" ADD COLUMN request_key TEXT;
+      CREATE UNIQUE INDEX IF NOT EXISTS "${table}_request_key" ON "${table}" (request_key)`)
+  }
   const sql = {
     history: db.prepare(`SELECT * FROM "${table}" WHERE service = ? ORDER BY seq`),
     head: db.prepare(`SELECT * FROM "${table}" WHERE service = ? ORDER BY seq DESC LIMIT 1`),
+    byKey: db.prepare(`SELECT * FROM "${table}" WHERE request_key = ?`),
     insert: db.prepare(
-      `INSERT INTO "${table}" (service, seq, id, kind, version, at, by, previous_version, note)
-       VALUES (@service, @seq, @id, @kind, @version, @at, @by, @previousVersion, @note)`,
+      `INSERT INTO "${table}" (service, seq, id, kind, version, at, by, previous_version, note, request_key)
+       VALUES (@service, @seq, @id, @kind, @version, @at, @by, @previousVersion, @note, @requestKey)`,
     ),
   }
-  const insert = (d: Deployment) =>
-    sql.insert.run({ ...d, previousVersion: d.previousVersion ?? null, note: d.note ?? null })
+  const insert = (d: Deployment, requestKey?: string) =>
+    sql.insert.run({
+      ...d,
+      previousVersion: d.previousVersion ?? null,
+      note: d.note ?? null,
+      requestKey: requestKey ?? null,
+    })
+  const byKey = (key: string) => {
+    const row = sql.byKey.get(key) as DeploymentRow | undefined
+    return row && toDeployment(row)
+  }
 
   const seedTx = db.transaction((service: string, entries: readonly SeedEntry[]) => {
     if (sql.head.get(service) !== undefined) return false
@@ -62,10 +79,12 @@ export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): Deploy
   })
 
   const appendTx = db.transaction((entry: NewDeployment, expected: string | undefined): AppendResult => {
+    const earlier = entry.requestKey === undefined ? undefined : byKey(entry.requestKey)
+    if (earlier !== undefined) return { ok: true, deployment: earlier, earlier: true }
     const head = sql.head.get(entry.service) as DeploymentRow | undefined
     if (head?.id !== expected) return { ok: false, head: head && toDeployment(head) }
     const deployment = stamp(entry, randomUUID(), Number(head?.seq ?? 0) + 1, new Date())
-    insert(deployment)
+    insert(deployment, entry.requestKey)
     return { ok: true, deployment }
   })
 
@@ -73,6 +92,7 @@ export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): Deploy
     seed: async (service, entries) => seedTx.immediate(service, entries),
     history: async (service) => (sql.history.all(service) as DeploymentRow[]).map(toDeployment),
     append: async (entry, expected) => appendTx.immediate(entry, expected),
+    byRequestKey: async (key) => byKey(key),
     async close() {
       if (db.open) db.close()
     },

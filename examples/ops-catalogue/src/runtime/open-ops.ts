@@ -82,6 +82,8 @@ export function openOps(
     stores,
     scopes: config.auth ? OAUTH_SCOPES : undefined,
     rollbackMs: config.rollbackSeconds * 1000,
+    singleUseLeaseMs: config.leaseSeconds * 1000,
+    afterCommit: killAfterCommit(),
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),
@@ -93,4 +95,14 @@ export function openOps(
     replay: stores.replay!,
     closeLog: () => log.close(),
   }
+}
+
+/**
+ * The crash the exactly-once test needs, at the one moment it needs it: with
+ * `OPS_TEST_KILL_AFTER_COMMIT=1` the process kills itself (SIGKILL, no cleanup) right after a
+ * rollback reached the log, before its single-use record says done. Never set otherwise.
+ */
+function killAfterCommit(): (() => void) | undefined {
+  if (process.env.OPS_TEST_KILL_AFTER_COMMIT !== '1') return undefined
+  return () => process.kill(process.pid, 'SIGKILL')
 }

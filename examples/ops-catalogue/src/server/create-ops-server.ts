@@ -6,6 +6,7 @@
 import { createServer, type Logger, type McpServer, type StateKey, type Stores } from '@tessera/core'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
+import { reseedingLog } from '../deployments/reseeding-log.ts'
 import { registerIncidentTriage } from '../prompts/incident-triage.ts'
 import { registerCatalogueResource } from '../resources/catalogue-resource.ts'
 import { registerRunbooksResource } from '../resources/runbooks-resource.ts'
@@ -34,6 +35,10 @@ export interface OpsServerOptions {
   scopes?: OpsScopes
   /** How long a rollback takes to roll out (default 0: at once; `npm start` takes 3 s). */
   rollbackMs?: number
+  /** How long an accepted answer stays claimed by a worker that stopped renewing (default 15 s). */
+  singleUseLeaseMs?: number
+  /** See `OpsDeps.afterCommit`. */
+  afterCommit?: () => void
 }
 
 const INSTRUCTIONS = [
@@ -54,13 +59,15 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     requestState: { keys: options.stateKeys },
     stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
+    ...(options.singleUseLeaseMs === undefined ? {} : { singleUse: { leaseMs: options.singleUseLeaseMs } }),
   })
   const deps: OpsDeps = {
     catalogue: options.catalogue,
-    log: options.log,
+    log: reseedingLog(options.log, options.catalogue, options.logger),
     logger: options.logger,
     scopes: options.scopes ?? NO_SCOPES,
     rollbackMs: options.rollbackMs ?? 0,
+    ...(options.afterCommit === undefined ? {} : { afterCommit: options.afterCommit }),
   }
   registerServiceStatus(app, deps)
   registerDeploymentHistory(app, deps)

@@ -14,6 +14,11 @@ export interface OpsDeps {
   scopes: OpsScopes
   /** How long a rollback takes to roll out, in milliseconds (0: at once). */
   rollbackMs: number
+  /**
+   * Called when a rollback is in the log and before its call answers: where a crash leaves work
+   * committed but its single-use record unfinished. Tests kill the process here.
+   */
+  afterCommit?: () => void
 }
 
 /** The scopes each part of the server needs: none without authentication. */

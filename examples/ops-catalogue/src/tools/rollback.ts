@@ -15,6 +15,12 @@
  * often and wherever it is re-sent. A call that names `version` carries no state and no nonce: it
  * is an ordinary call, checked against the current history and nothing more.
  *
+ * The guard cannot see inside the work: a worker killed after the rollback reached the log but
+ * before its record said done leaves the answer claimable again once the lease runs out. So the
+ * rollback is written with the answer's `ctx.idempotencyKey` in the same step, and a handler run
+ * again for that answer looks the key up first: it finds its own rollback and reports it, as the
+ * first run would have, instead of acting again or saying nothing was done.
+ *
  * A rollback takes time (`rollbackMs`: draining, switching, verifying). For a client that declared
  * the tasks extension the call becomes a task once the question is answered: the client gets a
  * task id at once and polls; a duplicate of the answer gets the same task. Cancelling the task
@@ -66,6 +72,9 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
     async ({ service, version }, ctx): Promise<RollbackResult> => {
       const entry = deps.catalogue.get(service)
       if (entry === undefined) return unknownService(deps.catalogue, service)
+      const key = ctx.idempotencyKey
+      const earlier = key === undefined ? undefined : await deps.log.byRequestKey(key)
+      if (earlier !== undefined) return rolledBack(deps, entry, earlier, undefined)
       const history = await deps.log.history(service)
       const head = headOf(history)
       if (head === undefined) throw new Error(`the deployment log has no history for ${service}`)
@@ -134,6 +143,7 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
       previousVersion: head.version,
       by: requester(plan.ctx),
       note: plan.how,
+      ...(plan.ctx.idempotencyKey === undefined ? {} : { requestKey: plan.ctx.idempotencyKey }),
     },
     head.id,
   )
@@ -145,19 +155,36 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
       `${entry.id} changed after this rollback was decided: it now runs ${now}. Nothing was done; call rollback again to decide afresh.`,
     )
   }
-  const d = appended.deployment
-  deps.logger.info(
-    { event: 'rollback', service: entry.id, from: head.version, to, deployment: d.id, how: plan.how },
-    'service rolled back',
-  )
+  if (appended.earlier) return rolledBack(deps, entry, appended.deployment, undefined)
+  deps.afterCommit?.()
+  return rolledBack(deps, entry, appended.deployment, plan.how)
+}
+
+/**
+ * The answer for a rollback in the log: written by this run (`how` says how it was decided), or
+ * by an earlier run of the same answer (`how` undefined), which is reported as that run would have.
+ */
+function rolledBack(
+  deps: OpsDeps,
+  entry: ServiceEntry,
+  d: Deployment,
+  how: string | undefined,
+): RollbackResult {
+  const from = d.previousVersion ?? 'unknown'
+  const fields = { service: entry.id, from, to: d.version, deployment: d.id }
+  if (how === undefined) {
+    deps.logger.info({ event: 'rollback_found', ...fields }, 'this answer was acted on by an earlier run')
+  } else {
+    deps.logger.info({ event: 'rollback', ...fields, how }, 'service rolled back')
+  }
   return {
     content: [
       {
         type: 'text',
-        text: `Rolled ${entry.id} back from ${head.version} to ${to} (deployment #${d.seq}, ${d.id}).`,
+        text: `Rolled ${entry.id} back from ${from} to ${d.version} (deployment #${d.seq}, ${d.id}).`,
       },
     ],
-    structuredContent: { service: entry.id, outcome: 'rolled_back', from: head.version, to, deployment: d },
+    structuredContent: { service: entry.id, outcome: 'rolled_back', from, to: d.version, deployment: d },
   }
 }
 

@@ -44,6 +44,8 @@ export interface ContextInit {
    * gathered so far, and gives the task's handle and exchange (undefined: it stays synchronous).
    */
   startTask?: (answers: RecordedAnswer[]) => Promise<{ handle: TaskHandle; exchange: Exchange } | undefined>
+  /** The key of the accepted answer a single-use call acts on (see `ctx.idempotencyKey`). */
+  idempotencyKey?: string
 }
 
 export class RequestContext {
@@ -54,6 +56,15 @@ export class RequestContext {
   readonly clientCapabilities: ClientCapabilities
   /** Self-reported by the client: display and logging only, never a security decision. */
   readonly clientInfo: Implementation | undefined
+  /**
+   * For a single-use tool answering a round: a key that is the same for every copy of this
+   * answer, on every worker and after a restart, and different for any other answer (43
+   * base64url characters, derived from the sealed state's nonce; it reveals nothing of it).
+   * Store it in the same transaction as the side effect: a handler run again after its worker
+   * died between committing and recording the outcome finds its own earlier work under the
+   * key, and answers with that outcome instead of acting twice. Undefined for every other call.
+   */
+  readonly idempotencyKey: string | undefined
   #exchange: Exchange
   #task: TaskHandle | undefined
   #startTask: ContextInit['startTask']
@@ -72,6 +83,7 @@ export class RequestContext {
     this.protocolVersion = init.protocolVersion
     this.clientCapabilities = init.clientCapabilities
     this.clientInfo = init.clientInfo
+    this.idempotencyKey = init.idempotencyKey
     this.#exchange = init.exchange
     this.#task = init.task
     this.#startTask = init.startTask

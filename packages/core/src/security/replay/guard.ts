@@ -8,10 +8,10 @@
  */
 import { TesseraError } from '../../errors.ts'
 import { type Lease as KeptLease, keepLease } from './lease.ts'
-import type { ClaimResult, ReplayStore } from './replay-store.ts'
+import type { ClaimConditions, ClaimResult, ReplayStore } from './replay-store.ts'
 import { claimDeadline, SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
 
-export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error'
+export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error' | 'stale'
 
 export interface SingleUseEvent {
   type: SingleUseEventType
@@ -32,11 +32,16 @@ export interface SingleUseGuardOptions {
   onStoreCall?: (operation: string, ms: number, ok: boolean) => void
 }
 
-/** `previous: 'abandoned'` on `executed`: an earlier executor died mid-work, so this run may be a re-run. */
+/**
+ * `previous: 'abandoned'` on `executed`: an earlier executor died mid-work, so this run may be a
+ * re-run. `stale`: the store is on another epoch than the one named, so it lost the records of
+ * that time and cannot tell a replay from a first use; nothing ran and nothing was written.
+ */
 export type GuardOutcome<T> =
   | { status: 'executed'; value: T; outcome: string; previous?: 'abandoned' }
   | { status: 'duplicate'; what: string; outcome: string }
   | { status: 'in_progress'; what: string }
+  | { status: 'stale' }
 
 export interface SingleUseGuard {
   /**
@@ -47,6 +52,7 @@ export interface SingleUseGuard {
    * An unreachable store throws SingleUseStoreError before `work` runs. If the lease is
    * lost while `work` runs, its signal is aborted and run() throws LeaseLostError even
    * when `work` returned: another executor may have run too, so this is never success.
+   * `epoch`: the store's epoch when the state carrying `key` was sealed (see `epoch()`).
    */
   run<T>(
     key: string,
@@ -54,7 +60,14 @@ export interface SingleUseGuard {
     ttlMs: number,
     work: (signal: AbortSignal) => Promise<T>,
     describe: (value: T) => string,
+    epoch?: string,
   ): Promise<GuardOutcome<T>>
+  /**
+   * The store's epoch, to seal into a state whose answer will be claimed: read once, and read
+   * again after a claim found the store on another one. Throws SingleUseStoreError when the store
+   * cannot answer.
+   */
+  epoch(): Promise<string>
 }
 
 /**
@@ -104,8 +117,21 @@ interface Lease extends KeptLease {
 
 export function createSingleUseGuard(options: SingleUseGuardOptions): SingleUseGuard {
   const settings = resolveSettings(options)
+  let known: Promise<string> | undefined
   return {
-    run: (key, what, ttlMs, work, describe) => runOnce(settings, key, what, ttlMs, work, describe),
+    async run(key, what, ttlMs, work, describe, epoch) {
+      const outcome = await runOnce(settings, key, what, ttlMs, work, describe, epoch)
+      // The store has moved on (lost its records): what this process knew of it is old too.
+      if (outcome.status === 'stale') known = undefined
+      return outcome
+    },
+    epoch() {
+      known ??= callStore(settings, 'epoch', () => settings.store.epoch()).catch((error: unknown) => {
+        known = undefined
+        throw toStoreError('epoch', error)
+      })
+      return known
+    },
   }
 }
 
@@ -162,12 +188,17 @@ async function runOnce<T>(
   ttlMs: number,
   work: (signal: AbortSignal) => Promise<T>,
   describe: (value: T) => string,
+  epoch: string | undefined,
 ): Promise<GuardOutcome<T>> {
   if (typeof key !== 'string' || key.length === 0)
     throw new TypeError('single-use key must be a non-empty string')
   assertPositive('ttlMs', ttlMs)
   const sentAt = Date.now()
-  const claim = await claimOrThrow(settings, key, what, ttlMs)
+  const claim = await claimOrThrow(settings, key, what, ttlMs, epoch)
+  if (claim.kind === 'stale') {
+    settings.emit({ type: 'stale', key })
+    return { status: 'stale' }
+  }
   if (claim.kind === 'done') {
     settings.emit({ type: 'duplicate', key, detail: claim.outcome })
     return { status: 'duplicate', what: claim.what, outcome: claim.outcome }
@@ -194,11 +225,13 @@ async function claimOrThrow(
   key: string,
   what: string,
   ttlMs: number,
+  epoch: string | undefined,
 ): Promise<Exclude<ClaimResult, { kind: 'late' }>> {
-  const deadline = claimDeadline(settings.timeoutMs)
+  const conditions: ClaimConditions = { deadline: claimDeadline(settings.timeoutMs) }
+  if (epoch !== undefined) conditions.epoch = epoch
   try {
     const claim = await callStore(settings, 'claim', () =>
-      settings.store.claim(key, what, settings.leaseMs, ttlMs, deadline),
+      settings.store.claim(key, what, settings.leaseMs, ttlMs, conditions),
     )
     if (claim.kind === 'late')
       throw new Error('the claim reached the store after its deadline; nothing was written')

@@ -1,10 +1,11 @@
 /**
  * @module memory-replay-store
  * A ReplayStore in process memory. Correct for one process only (a stdio server, tests):
- * a retry that lands on another worker or after a restart will not see the record.
+ * a retry that lands on another worker or after a restart will not see the record, and since its
+ * epoch is new in every process, a state sealed before a restart is refused rather than risked.
  */
 import type { ClaimResult, ReplayRecordView, ReplayStore } from './replay-store.ts'
-import { assertClaimArguments, newFence, pastDeadline } from './replay-store.ts'
+import { assertClaimArguments, newEpoch, newFence, pastDeadline } from './replay-store.ts'
 
 export interface MemoryReplayStoreOptions {
   /** Clock in epoch milliseconds; injectable so tests can move time without waiting. */
@@ -26,6 +27,7 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
   const now = options.now ?? Date.now
   const sweepEvery = options.sweepEvery ?? 1024
   const records = new Map<string, MemoryRecord>()
+  const epoch = newEpoch()
   let claimsSinceSweep = 0
 
   // A record past its ttl is as good as absent; dropping it on read keeps the map bounded by live keys.
@@ -50,11 +52,12 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
   }
 
   return {
-    async claim(key, what, leaseMs, ttlMs, deadline): Promise<ClaimResult> {
-      assertClaimArguments(key, leaseMs, ttlMs, deadline)
+    async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
+      assertClaimArguments(key, leaseMs, ttlMs, conditions)
       if (++claimsSinceSweep >= sweepEvery) sweep()
       const at = now()
-      if (pastDeadline(deadline, at)) return { kind: 'late' }
+      if (pastDeadline(conditions?.deadline, at)) return { kind: 'late' }
+      if (conditions?.epoch !== undefined && conditions.epoch !== epoch) return { kind: 'stale' }
       const existing = live(key)
       if (existing?.status === 'done')
         return { kind: 'done', what: existing.what, outcome: existing.outcome ?? '' }
@@ -69,6 +72,10 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
         expiresAt: at + Math.max(ttlMs, leaseMs),
       })
       return existing ? { kind: 'claimed', fence, previous: 'abandoned' } : { kind: 'claimed', fence }
+    },
+
+    async epoch() {
+      return epoch
     },
 
     async renew(key, fence, leaseMs) {

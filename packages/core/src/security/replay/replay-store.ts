@@ -10,14 +10,32 @@ import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 
 /**
- * Answer to a claim: the caller runs the work only on `claimed`. `late`: the claim reached the
- * store after its deadline, so nothing was written (the caller has given up on it already).
+ * Answer to a claim: the caller runs the work only on `claimed`. Nothing is written on `late`
+ * (the claim reached the store after its deadline: the caller has given up on it) nor on `stale`
+ * (the store's epoch is not the one the claim names: the store lost its records since).
  */
 export type ClaimResult =
   | { kind: 'claimed'; fence: string; previous?: 'abandoned' }
   | { kind: 'in_progress'; what: string }
   | { kind: 'done'; what: string; outcome: string }
   | { kind: 'late' }
+  | { kind: 'stale' }
+
+/** What a claim is conditional on, checked inside its atomic step. */
+export interface ClaimConditions {
+  /**
+   * When the caller stops waiting (epoch ms): held against the store's clock, so a claim that was
+   * queued behind a stalled store and arrives after it writes nothing and answers `late`,
+   * instead of leaving an in-progress record no worker runs.
+   */
+  deadline?: number
+  /**
+   * The store's epoch when the state being answered was sealed (see `epoch()`): a store whose
+   * epoch differs has lost the records of that time, so it cannot tell a replay from a first
+   * use, and answers `stale`.
+   */
+  epoch?: string
+}
 
 /** What a record says, for diagnostics and tests; `abandoned` is an in-progress record whose lease ran out. */
 export interface ReplayRecordView {
@@ -30,13 +48,23 @@ export interface ReplayStore {
   /**
    * Atomically: if no record, or a record whose lease expired while in progress, claim it
    * (status in_progress, new random fence, lease until now+leaseMs, record kept until
-   * now+max(ttlMs, leaseMs)). A record past its ttl counts as no record.
-   *
-   * `deadline` (epoch ms) is when the caller stops waiting: checked inside the same atomic step,
-   * on the store's clock, so a claim that was queued behind a stalled store and arrives after it
-   * writes nothing and answers `late`, instead of leaving an in-progress record no worker runs.
+   * now+max(ttlMs, leaseMs)). A record past its ttl counts as no record. The conditions are
+   * checked first, in the same atomic step.
    */
-  claim(key: string, what: string, leaseMs: number, ttlMs: number, deadline?: number): Promise<ClaimResult>
+  claim(
+    key: string,
+    what: string,
+    leaseMs: number,
+    ttlMs: number,
+    conditions?: ClaimConditions,
+  ): Promise<ClaimResult>
+  /**
+   * The store's epoch: a random id it keeps beside its records, made when missing (atomically, so
+   * every instance sharing the store reads the same one). A store that loses its records loses
+   * its epoch with them (Redis restarted empty or flushed, a new SQLite file, a memory store in a
+   * new process), and the next call makes a new one, so states sealed before are refused.
+   */
+  epoch(): Promise<string>
   /** Extend the lease if the fence still holds; false if it was lost. */
   renew(key: string, fence: string, leaseMs: number): Promise<boolean>
   /** Mark done with the outcome (kept until ttl from the claim, at least) if the fence still holds; false if lost. */
@@ -91,12 +119,27 @@ export function withStoreTimeout<T>(operation: string, promise: Promise<T>, ms: 
 }
 
 /** Rejects bad arguments early, the same way in every store. */
-export function assertClaimArguments(key: string, leaseMs: number, ttlMs: number, deadline?: number): void {
+export function assertClaimArguments(
+  key: string,
+  leaseMs: number,
+  ttlMs: number,
+  conditions?: ClaimConditions,
+): void {
   if (typeof key !== 'string' || key.length === 0)
     throw new TypeError('single-use key must be a non-empty string')
   if (!Number.isFinite(leaseMs) || leaseMs <= 0) throw new RangeError('leaseMs must be a positive number')
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new RangeError('ttlMs must be a positive number')
+  const deadline = conditions?.deadline
   if (deadline !== undefined && !Number.isFinite(deadline)) throw new RangeError('deadline must be a number')
+  const epoch = conditions?.epoch
+  if (epoch !== undefined && (typeof epoch !== 'string' || epoch.length === 0 || epoch.length > 64)) {
+    throw new TypeError('epoch must be a string of 1 to 64 characters')
+  }
+}
+
+/** A new epoch: 96 random bits. */
+export function newEpoch(): string {
+  return randomBytes(12).toString('base64url')
 }
 
 /** Most of a timeout a claim's deadline comes before it (a quarter of it when shorter). */

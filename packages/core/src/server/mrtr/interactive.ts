@@ -6,6 +6,7 @@
  * ask into an `InputRequiredResult` with a freshly sealed state. A refused question is never asked
  * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
+import { createHash } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
@@ -69,7 +70,10 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     round = new RoundState(incoming, undefined, undefined)
   }
   const starter = call.task?.start === 'handler' ? handlerStart(call.task, round) : undefined
-  const ctx = new RequestContext(starter ? { ...call.init, startTask: starter.hook } : call.init, round)
+  const init: ContextInit = { ...call.init }
+  if (starter) init.startTask = starter.hook
+  if (call.singleUse && round.nonce !== undefined) init.idempotencyKey = idempotencyKeyOf(round.nonce)
+  const ctx = new RequestContext(init, round)
   return execute(call, ctx, round, binding, starter)
 }
 
@@ -92,7 +96,7 @@ async function execute<R>(
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
-      return ask(call, ctx, round, error, binding)
+      return await ask(call, ctx, round, error, binding)
     }
     // Once a task, the handler runs on: what it asks from now on parks the task instead.
     if (ctx.task !== undefined) return out
@@ -102,13 +106,23 @@ async function execute<R>(
   const single = call.singleUse
   if (!single || round.nonce === undefined) return once()
   const guard = call.core.guard
+  // A state sealed without the store's epoch (or on another) cannot be told from a replay by a
+  // store that may have lost its records since: refused, like any state that does not hold.
+  const epoch = round.payload?.e
+  if (epoch === undefined) refuseStale(call)
   // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
   const result = await call.core.telemetry.step('single-use guard', () =>
-    guard.run(round.nonce!, single.what, call.core.state.ttlSeconds * 1000, once, (value) =>
-      isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done'),
+    guard.run(
+      round.nonce!,
+      single.what,
+      call.core.state.ttlSeconds * 1000,
+      once,
+      (value) => (isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done')),
+      epoch,
     ),
   )
+  if (result.status === 'stale') refuseStale(call)
   call.core.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
   if (result.status === 'executed') return result.value
   if (result.status === 'in_progress') {
@@ -120,6 +134,11 @@ async function execute<R>(
   if (recorded !== undefined) return recorded
   const task = call.task === undefined ? undefined : await replayTask(call.task, result.outcome)
   return task === undefined ? single.onDuplicate(result.outcome) : (task as R)
+}
+
+/** What a handler stores with its side effect: derived from the nonce, so it names the answer without revealing the nonce. */
+function idempotencyKeyOf(nonce: string): string {
+  return createHash('sha256').update('tessera idempotency key\0').update(nonce).digest('base64url')
 }
 
 function isWire(value: unknown): value is InputRequiredWire {
@@ -139,13 +158,19 @@ function parseWire(outcome: string): InputRequiredWire | undefined {
   }
 }
 
-function ask<R>(
+/** The answer's state was sealed on a replay store epoch that is gone: the fixed -32602, the reason logged. */
+function refuseStale(call: InteractiveCall<unknown>): never {
+  call.core.state.refuse('store-epoch', call.method)
+  throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+}
+
+async function ask<R>(
   call: InteractiveCall<R>,
   ctx: RequestContext,
   round: RoundState,
   signal: AskSignal,
   knownBinding: string | undefined,
-): R | InputRequiredWire {
+): Promise<R | InputRequiredWire> {
   const keys = Object.keys(signal.requests)
   if (keys.some((key) => round.isRefused(key))) return call.onRefusal()
   if (round.round + 1 > call.core.maxRounds) {
@@ -160,6 +185,8 @@ function ask<R>(
   }
   const first = round.payload?.s ?? call.core.telemetry.carry()
   if (first !== undefined) payload.s = first
+  // Its answer will be claimed: on the store's epoch of now.
+  if (call.singleUse) payload.e = await call.core.guard.epoch()
   const wire: InputRequiredWire = {
     resultType: 'input_required',
     requestState: call.core.state.mint({ m: payload }, binding),

@@ -32,6 +32,11 @@ export interface RoundPayload {
   g: RecordedAnswer[]
   /** The first round's span (trace id, span id), so every later round's span links to it. */
   s?: CarriedSpan
+  /**
+   * For a single-use call: the replay store's epoch when this state was sealed. Its answer is
+   * claimed on that epoch only, so a store that lost its records since refuses it.
+   */
+  e?: string
 }
 
 export type AnswerLookup = { found: true; answer: Answer } | { found: false }
@@ -123,5 +128,10 @@ export function questionDigest(request: InputRequest): string {
 export function isRoundPayload(value: unknown): value is RoundPayload {
   if (typeof value !== 'object' || value === null) return false
   const p = value as Partial<RoundPayload>
-  return Number.isInteger(p.r) && Array.isArray(p.q) && Array.isArray(p.g)
+  return (
+    Number.isInteger(p.r) &&
+    Array.isArray(p.q) &&
+    Array.isArray(p.g) &&
+    (p.e === undefined || typeof p.e === 'string')
+  )
 }

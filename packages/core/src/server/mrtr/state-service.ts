@@ -39,7 +39,11 @@ export interface RequestStateOptions {
   clock?: () => number
 }
 
-export type StateRefusalReason = StateRefusal | 'no-stable-principal'
+/**
+ * `store-epoch`: the state verified, but the replay store it would be claimed in lost its
+ * records since it was sealed (it is on another epoch), so a replay could not be told apart.
+ */
+export type StateRefusalReason = StateRefusal | 'no-stable-principal' | 'store-epoch'
 
 export interface StateMetrics {
   openedByKey: Record<string, number>
@@ -115,7 +119,8 @@ export class StateService {
     return structuredClone(this.metrics)
   }
 
-  private refuse(reason: StateRefusalReason, method: string): void {
+  /** Counts, reports and logs a refusal; the caller throws the one fixed -32602. */
+  refuse(reason: StateRefusalReason, method: string): void {
     this.metrics.refused[reason] = (this.metrics.refused[reason] ?? 0) + 1
     this.telemetry.refused(reason)
     this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
