@@ -1,7 +1,8 @@
 /**
  * @module stalled-post
  * A POST whose body never finishes: the headers promise 100 bytes, ten arrive, then nothing. Sent
- * over a raw socket, since a fetch client cannot stall its own body this way.
+ * over a raw socket, since a fetch client cannot stall its own body this way; and any request
+ * written line by line, for what a fetch client will not send.
  */
 import { connect } from 'node:net'
 
@@ -31,6 +32,32 @@ export function stalledPost(url: string, headers: Record<string, string> = {}): 
     socket.once('error', reject)
     socket.once('close', () => resolve(parseResponse(raw)))
     socket.write(`${lines.join('\r\n')}\r\n\r\n{"jsonrpc"`)
+  })
+}
+
+/**
+ * One request written as given, header lines and all (so a header can be sent twice, or a `Host`
+ * no fetch client would send), with `connection: close`; resolves with the reply once the server
+ * closes the connection.
+ */
+export function rawRequest(url: string, headerLines: string[], body = ''): Promise<StalledReply> {
+  const { hostname, port, pathname } = new URL(url)
+  const lines = [
+    `POST ${pathname} HTTP/1.1`,
+    ...headerLines,
+    'connection: close',
+    `content-length: ${Buffer.byteLength(body)}`,
+  ]
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname)
+    let raw = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      raw += chunk
+    })
+    socket.once('error', reject)
+    socket.once('close', () => resolve(parseResponse(raw)))
+    socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`)
   })
 }
 

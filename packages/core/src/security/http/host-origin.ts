@@ -36,29 +36,43 @@ export function checkHostAndOrigin(
   origin: string | undefined,
 ): HostCheck {
   if (policy.hosts !== undefined) {
-    if (host === undefined || !policy.hosts.has(hostnameOf(host))) return 'bad-host'
+    const name = host === undefined ? undefined : hostnameOf(host)
+    if (name === undefined || !policy.hosts.has(name)) return 'bad-host'
   }
   if (origin === undefined) return 'ok'
   const normalized = origin.toLowerCase()
   if (policy.origins !== undefined) return policy.origins.has(normalized) ? 'ok' : 'bad-origin'
   if (policy.hosts === undefined) return 'ok'
-  let parsed: URL
-  try {
-    parsed = new URL(normalized)
-  } catch {
-    return 'bad-origin'
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'bad-origin'
-  return policy.hosts.has(parsed.hostname) ? 'ok' : 'bad-origin'
+  const parsed = originOf(normalized)
+  return parsed !== undefined && policy.hosts.has(parsed.hostname) ? 'ok' : 'bad-origin'
 }
 
-/** `Host` without its port; keeps IPv6 brackets. */
-function hostnameOf(host: string): string {
-  const h = host.trim().toLowerCase()
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']')
-    return end === -1 ? h : h.slice(0, end + 1)
+/**
+ * The host name of a `Host` header value (IPv6 in brackets), or undefined when the value is not a
+ * host and an optional port, exactly: `[::1]evil.example` and `localhost:evil` are not.
+ */
+export function hostnameOf(host: string): string | undefined {
+  const match = HOST.exec(host.trim().toLowerCase())
+  if (match === null) return undefined
+  const port = match[3]
+  if (port !== undefined && Number(port) > 65_535) return undefined
+  return match[1] ?? match[2]
+}
+
+/** An IPv6 literal in brackets, or a registered name or IPv4 address; then an optional port. */
+const HOST = /^(?:(\[[0-9a-f:.]+\])|([a-z0-9](?:[a-z0-9._-]*[a-z0-9])?))(?::(\d{1,5}))?$/
+
+/**
+ * A serialized origin (`scheme://host[:port]`, http or https), or undefined: an `Origin` with a
+ * path, a query, credentials or any other scheme is no origin.
+ */
+function originOf(origin: string): URL | undefined {
+  let parsed: URL
+  try {
+    parsed = new URL(origin)
+  } catch {
+    return undefined
   }
-  const colon = h.indexOf(':')
-  return colon === -1 ? h : h.slice(0, colon)
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined
+  return parsed.origin === origin ? parsed : undefined
 }

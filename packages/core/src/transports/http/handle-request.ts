@@ -9,7 +9,7 @@ import { SuccessStatus, TesseraError } from '../../errors.ts'
 import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
-import { checkHostAndOrigin } from '../../security/http/host-origin.ts'
+import { checkHostAndOrigin, hostnameOf } from '../../security/http/host-origin.ts'
 import { encodeReply, failure, type Reply, type ServerDoor } from '../../server/door.ts'
 import { authenticateRequest, scopeChallenge } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
@@ -83,10 +83,22 @@ export async function handleHttpRequest(
   return refuse(door, inbound, input, writer)
 }
 
-/** Host/Origin first: a rebinding attack must learn nothing, not even which methods exist. */
+/**
+ * Host/Origin first: a rebinding attack must learn nothing, not even which methods exist. A
+ * `Host` sent twice, or one that is not a host and an optional port, is a malformed request
+ * (400), whatever the policy: which of two hosts was meant cannot be known.
+ */
 function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
+  const host = input.headers.get('host')
+  if (host !== undefined && (input.headers.isRepeated('host') || hostnameOf(host) === undefined)) {
+    const problem = input.headers.isRepeated('host')
+      ? 'Host was sent more than once'
+      : 'Host is not a host and port'
+    writeFault(writer, 'TESSERA_INVALID_REQUEST', `Bad request: ${problem}.`)
+    return false
+  }
   if (!options.policy) return true
-  const verdict = checkHostAndOrigin(options.policy, input.headers.get('host'), input.headers.get('origin'))
+  const verdict = checkHostAndOrigin(options.policy, host, input.headers.get('origin'))
   if (verdict === 'ok') return true
   writeFault(
     writer,

@@ -1,8 +1,9 @@
 /**
  * @module node-headers
  * `HeaderView` over a node:http request. Node joins repeated unknown headers with ", ", which
- * would hide a repeated mirror; repetition is therefore read from `rawHeaders`, lazily and only
- * for the `mcp-*` names that are ever asked about.
+ * would hide a repeated mirror, and keeps only the first `Host`, which would hide a second one;
+ * repetition is therefore read from `rawHeaders`, lazily and only for the `mcp-*` names and
+ * `host`, the ones ever asked about.
  */
 import type { IncomingMessage } from 'node:http'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
@@ -19,9 +20,11 @@ export class NodeHeaderView implements HeaderView {
   }
 
   isRepeated(name: string): boolean {
-    // Node joins a repeated unknown header with ", ": without a comma it was sent once.
     const value = this.req.headers[name]
-    if (value === undefined || (typeof value === 'string' && !value.includes(','))) return false
+    if (value === undefined) return false
+    // Node joins a repeated unknown header with ", ": without a comma it was sent once. A second
+    // Host is dropped instead, so only the raw headers tell.
+    if (name !== 'host' && typeof value === 'string' && !value.includes(',')) return false
     this.repeated ??= countRepeats(this.req.rawHeaders)
     return this.repeated.has(name)
   }
@@ -32,7 +35,7 @@ function countRepeats(raw: string[]): Set<string> {
   const repeated = new Set<string>()
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (!name.startsWith('mcp-')) continue
+    if (!name.startsWith('mcp-') && name !== 'host') continue
     if (seen.has(name)) repeated.add(name)
     seen.add(name)
   }
