@@ -16,7 +16,7 @@ import {
   type WireMapping,
   wireMappings,
 } from '@tessera/core'
-import { createFetchHandler, type HttpOptions } from '@tessera/core/http'
+import { createFetchHandler, type HttpOptions, listen } from '@tessera/core/http'
 import { memoryReplayStore, memorySessionStore, type ReplayStore } from '@tessera/core/ports'
 import { describe, expect, it } from 'vitest'
 import { parseEvent } from '../helpers/handshake-client.ts'
@@ -207,6 +207,26 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },
       { ...postHeaders, 'mcp-session-id': 'nope' },
     ),
+  // Over real HTTP (the cap is the node listener's): one slow call in flight, a second beyond the cap.
+  TESSERA_UNAVAILABLE: async () => {
+    const app = server()
+    app.tool(
+      'waits',
+      { description: 'waits' },
+      () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
+    )
+    const running = await listen(app, { port: 0, maxConcurrentRequests: 1 })
+    const socket = (request: Request) => fetch(new Request(request.url.replace(URL_, running.url), request))
+    try {
+      const first = call(socket, 'tools/call', { name: 'waits', arguments: {} })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const refused = await call(socket, 'tools/call', { name: 'waits', arguments: {} })
+      await first
+      return refused
+    } finally {
+      await running.close()
+    }
+  },
   TESSERA_TOO_MANY_SESSIONS: () => {
     const handler = http(
       server({ stores: { sessions: { ...memorySessionStore(), create: async () => false } } }),

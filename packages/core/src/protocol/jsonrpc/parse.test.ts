@@ -146,4 +146,13 @@ describe('parseMessage', () => {
     const outcome = parseMessage('{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}')
     expect(outcome.ok).toBe(false)
   })
+
+  it('refusesAStringIdLongerThan256CharactersWithoutEchoingIt', () => {
+    expect(parseMessage(`{"jsonrpc":"2.0","id":"${'i'.repeat(256)}","method":"m"}`).ok).toBe(true)
+    const fault = failure(`{"jsonrpc":"2.0","id":"${'i'.repeat(900_000)}","method":"m"}`)
+    expect(fault.error.message).toBe(
+      'Invalid request: id must be a string of at most 256 characters or an integer.',
+    )
+    expect(fault).not.toHaveProperty('id')
+  })
 })

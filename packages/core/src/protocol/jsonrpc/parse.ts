@@ -35,6 +35,12 @@ export function parseMessage(text: string, limits?: ParseLimits): ParseOutcome {
   return readMessage(value)
 }
 
+/**
+ * Longest string id accepted. Every answer echoes the id, so an unbounded one would make the
+ * server copy whatever a client sent (a 900 KB id, say) into its answer and its logs.
+ */
+const MAX_ID_LENGTH = 256
+
 /** Reads an already parsed JSON value as one JSON-RPC message. */
 export function readMessage(value: unknown): ParseOutcome {
   if (Array.isArray(value))
@@ -44,7 +50,9 @@ export function readMessage(value: unknown): ParseOutcome {
   }
   const msg = value as Record<string, unknown>
   const id = msg.id
-  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))
+  const validId =
+    (typeof id === 'string' && id.length <= MAX_ID_LENGTH) ||
+    (typeof id === 'number' && Number.isSafeInteger(id))
   const echoId = validId ? (id as JsonRpcId) : undefined
   if (msg.jsonrpc !== '2.0')
     return fault('TESSERA_INVALID_REQUEST', 'Invalid request: jsonrpc must be "2.0".', echoId)
@@ -72,7 +80,12 @@ function readCall(msg: Record<string, unknown>, id: unknown, validId: boolean): 
     )
   }
   if (id === undefined) return { ok: true, value: { kind: 'notification', message: msg as never } }
-  if (!validId) return fault('TESSERA_INVALID_REQUEST', 'Invalid request: id must be a string or an integer.')
+  if (!validId) {
+    return fault(
+      'TESSERA_INVALID_REQUEST',
+      `Invalid request: id must be a string of at most ${MAX_ID_LENGTH} characters or an integer.`,
+    )
+  }
   return { ok: true, value: { kind: 'request', message: msg as never } }
 }
 

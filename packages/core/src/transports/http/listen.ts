@@ -51,7 +51,10 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
     url,
     port,
     httpServer,
-    close: () => closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000),
+    close: () => {
+      listener.drain()
+      return closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000)
+    },
   }
 }
 

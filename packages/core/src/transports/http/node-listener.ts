@@ -21,11 +21,21 @@ import { writeFault } from './reply-writer.ts'
  * Serves one request. Called with `next` (as Express middleware), a request for another path is
  * passed on to `next()`; without it, it is answered 404.
  */
-export type NodeListener = (
+export type NodeListener = ((
   req: IncomingMessage,
   res: ServerResponse,
   next?: (error?: unknown) => void,
-) => void
+) => void) & {
+  /**
+   * Graceful shutdown, first step: from now on every request to the endpoint is answered 503
+   * with `Retry-After` and `Connection: close`, so a client on a kept-alive connection learns to
+   * go elsewhere instead of losing its request to a reset. Requests already in flight go on.
+   */
+  drain(): void
+}
+
+/** What a request refused while draining or overloaded is told: try again (elsewhere) in a second. */
+const RETRY_AFTER_SECONDS = '1'
 
 export interface NodeListenerOptions extends HttpOptions {
   /** Whether the server is bound to a loopback address (turns on local Host/Origin defaults). */
@@ -47,7 +57,9 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   const door = doorOf(server, 'createNodeListener')
   const resolved = resolveHttpOptions(options, options?.local ?? true)
   door.opened()
-  return (req, res, next) => {
+  let draining = false
+  let inFlight = 0
+  const listener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     if (resolved.health) {
       const path = pathOf(sentTarget(req as FrameworkRequest))
       if (isProbe(resolved, path)) {
@@ -65,6 +77,22 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       return writeFault(new NodeReplyWriter(res), 'TESSERA_NOT_FOUND', 'Not found.')
     }
     const writer = new NodeReplyWriter(res)
+    if (draining) {
+      return writeFault(writer, 'TESSERA_UNAVAILABLE', 'Service unavailable: the server is shutting down.', {
+        headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
+      })
+    }
+    if (counted(req)) {
+      if (inFlight >= resolved.maxConcurrentRequests) {
+        return writeFault(writer, 'TESSERA_UNAVAILABLE', 'Service unavailable: too many requests at once.', {
+          headers: { 'retry-after': RETRY_AFTER_SECONDS },
+        })
+      }
+      inFlight++
+      res.once('close', () => {
+        inFlight--
+      })
+    }
     const input: HttpInput = {
       method: req.method ?? 'GET',
       target: sentTarget(req as FrameworkRequest),
@@ -79,6 +107,16 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       else res.destroy()
     })
   }
+  return Object.assign(listener, {
+    drain() {
+      draining = true
+    },
+  })
+}
+
+/** Whether a request counts against `maxConcurrentRequests`: streams are long by design, and not load. */
+function counted(req: IncomingMessage): boolean {
+  return req.method === 'POST' && req.headers['mcp-method'] !== 'subscriptions/listen'
 }
 
 /** The request target the client sent: Express strips a mount point from `req.url`, not from `originalUrl`. */

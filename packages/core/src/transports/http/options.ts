@@ -83,6 +83,12 @@ export interface HttpOptions {
   bodyTimeoutMs?: number
   /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
   keepAliveMs?: number
+  /**
+   * Requests answered at once by this listener, listen streams and GET streams not counted
+   * (default 256); beyond it → 503 with `Retry-After: 1`, so a burst is shed before it queues
+   * up behind the event loop.
+   */
+  maxConcurrentRequests?: number
   /** Authenticates every request (see `HttpAuthenticator`); default: everyone is anonymous. */
   auth?: HttpAuthenticator
   /**
@@ -101,6 +107,7 @@ export interface ResolvedHttpOptions {
   /** The deadlines of the bodies this listener is reading, on one shared timer. */
   bodyDeadlines: BodyDeadlines
   keepAliveMs: number
+  maxConcurrentRequests: number
   auth: HttpAuthenticator | undefined
   /** The authenticator's documents by path, encoded once. */
   documents: ReadonlyMap<string, string>
@@ -124,6 +131,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     bodyTimeoutMs,
     bodyDeadlines: new BodyDeadlines(bodyTimeoutMs),
     keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
+    maxConcurrentRequests: positiveInteger(options?.maxConcurrentRequests ?? 256, 'maxConcurrentRequests'),
     auth,
     documents: encodedDocuments(auth?.documents),
     health: options?.health === true,
