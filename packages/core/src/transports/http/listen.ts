@@ -5,6 +5,7 @@
 import { channel } from 'node:diagnostics_channel'
 import { createServer as createHttpServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { positiveInteger } from '../../option-checks.ts'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
 import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
 import { createNodeListener } from './node-listener.ts'
@@ -24,7 +25,18 @@ export interface ListenOptions extends HttpOptions {
   port?: number
   /** How long `close()` lets requests in flight finish before cutting them (default 5 s). */
   shutdownGraceMs?: number
+  /**
+   * How long a client may take to send a request's headers (default 10 s); longer → 408 and the
+   * connection closed, checked every second, so a client dribbling a byte a second cannot hold
+   * a socket for minutes.
+   */
+  headersTimeoutMs?: number
+  /** Connections open at once (default 16 384, enough for many idle listen streams); beyond it new ones are closed at once. */
+  maxConnections?: number
 }
+
+/** How often node:http checks the header and request deadlines (its default is 30 s). */
+const DEADLINE_CHECK_MS = 1_000
 
 export interface RunningServer {
   readonly url: string
@@ -38,7 +50,19 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
   const host = options?.host ?? '127.0.0.1'
   const listener = createNodeListener(server, { ...options, local: isLoopbackAddress(host) })
   const maxHeaderSize = options?.maxHeaderBytes ?? 16 * 1024
-  const httpServer = createHttpServer({ maxHeaderSize, keepAliveTimeout: 5_000 }, listener)
+  const headersTimeout = positiveInteger(options?.headersTimeoutMs ?? 10_000, 'headersTimeoutMs')
+  const httpServer = createHttpServer(
+    {
+      maxHeaderSize,
+      keepAliveTimeout: 5_000,
+      headersTimeout,
+      // The body has its own deadline (bodyTimeoutMs); this bounds the whole request behind both.
+      requestTimeout: headersTimeout + (options?.bodyTimeoutMs ?? 10_000) + DEADLINE_CHECK_MS,
+      connectionsCheckingInterval: DEADLINE_CHECK_MS,
+    },
+    listener,
+  )
+  httpServer.maxConnections = positiveInteger(options?.maxConnections ?? 16_384, 'maxConnections')
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject)
     httpServer.listen(options?.port ?? 3000, host, () => resolve())
