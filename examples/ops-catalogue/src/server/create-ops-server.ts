@@ -68,6 +68,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     scopes: options.scopes ?? NO_SCOPES,
     rollbackMs: options.rollbackMs ?? 0,
     ...(options.afterCommit === undefined ? {} : { afterCommit: options.afterCommit }),
+    resourceChanged: (uri) => app.notifyResourceUpdated(uri),
   }
   registerServiceStatus(app, deps)
   registerDeploymentHistory(app, deps)

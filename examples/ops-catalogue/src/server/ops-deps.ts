@@ -19,6 +19,8 @@ export interface OpsDeps {
    * committed but its single-use record unfinished. Tests kill the process here.
    */
   afterCommit?: () => void
+  /** Tells every listener, on every worker and host sharing the bus, that a resource changed. */
+  resourceChanged: (uri: string) => void
 }
 
 /** The scopes each part of the server needs: none without authentication. */

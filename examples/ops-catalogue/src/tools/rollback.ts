@@ -31,6 +31,7 @@ import { z } from 'zod'
 import type { ServiceEntry } from '../catalogue/catalogue-schema.ts'
 import type { Deployment } from '../deployments/deployment-log.ts'
 import { earlierVersions, headOf } from '../deployments/release-history.ts'
+import { CATALOGUE_URI } from '../resources/catalogue-resource.ts'
 import type { OpsDeps } from '../server/ops-deps.ts'
 import { deploymentShape, serviceArgument, toolError, unknownService } from './tool-results.ts'
 
@@ -157,6 +158,8 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
   }
   if (appended.earlier) return rolledBack(deps, entry, appended.deployment, undefined)
   deps.afterCommit?.()
+  // The catalogue shows every service's current version: its readers should read it again.
+  deps.resourceChanged(CATALOGUE_URI)
   return rolledBack(deps, entry, appended.deployment, plan.how)
 }
 

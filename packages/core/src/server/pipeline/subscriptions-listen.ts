@@ -54,6 +54,7 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
       })
       call.core.telemetry.listenStreams(1)
+      call.core.logger.debug({ event: 'listen_opened', subscriptionId: id }, 'listen stream opened')
       sink.onClose(() => {
         unsubscribe()
         call.core.telemetry.listenStreams(-1)
