@@ -25,9 +25,13 @@ export interface PostgresDeploymentLogOptions {
 export function postgresDeploymentLog(options: PostgresDeploymentLogOptions): DeploymentLog {
   const table = assertTableName(options.table ?? 'ops_deployments')
   const t = `"${table}"`
+  // Every call is bounded, on the client and on the server: a stalled database gives a clear
+  // error within seconds, never a hang.
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     connectionTimeoutMillis: 5000,
+    query_timeout: 5000,
+    statement_timeout: 5000,
     max: 5,
   })
   pool.on('error', () => {})

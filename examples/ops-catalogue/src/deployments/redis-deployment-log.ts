@@ -21,6 +21,9 @@ export interface RedisDeploymentLogOptions {
   keyPrefix?: string
 }
 
+/** Bound on connecting and on every command. */
+const CALL_TIMEOUT_MS = 2_000
+
 const SEED = `if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 for i = 1, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 return 1`
@@ -43,8 +46,11 @@ return {1, entry}`
 
 export function redisDeploymentLog(options: RedisDeploymentLogOptions): DeploymentLog {
   const prefix = options.keyPrefix ?? 'ops-catalogue:'
+  // Every call is bounded: a frozen Redis gives a clear error within seconds, never a hang.
   const client = new Redis(options.url, {
-    maxRetriesPerRequest: 2,
+    connectTimeout: CALL_TIMEOUT_MS,
+    commandTimeout: CALL_TIMEOUT_MS,
+    maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
     lazyConnect: false,
   })
