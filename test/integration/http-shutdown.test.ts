@@ -7,9 +7,11 @@
  * after the drain began and while the first is still running.
  */
 import { connect } from 'node:net'
-import { createServer } from '@tessera/core'
+import { createServer, elicitForm } from '@tessera/core'
 import { listen } from '@tessera/core/http'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { errorOf, HandshakeClient } from '../helpers/handshake-client.ts'
 import { mcpHeaders, withMeta } from '../helpers/mcp-http.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
 
@@ -94,5 +96,34 @@ describe('graceful shutdown over HTTP', () => {
       code: -32603,
       message: 'Service unavailable: the server is shutting down.',
     })
+  })
+
+  it('endsAHandshakeEraCallWaitingForItsClientWithAJsonRpcErrorInsteadOfAReset', async () => {
+    const app = createServer({ name: 'shutdown', version: '1', logger: silentLogger })
+    app.tool('asks', { description: 'asks' }, async (_a, ctx) => {
+      await ctx.ask('ok', elicitForm({ message: 'Sure?', schema: z.object({ ok: z.boolean() }) }))
+      return 'answered'
+    })
+    const running = await listen(app, { port: 0, shutdownGraceMs: 3000 })
+    const client = await HandshakeClient.connect(running.url)
+    let closing: Promise<void> | undefined
+    const started = performance.now()
+    const reply = await client.callTool(
+      'asks',
+      {},
+      {
+        onRequest: () => {
+          // The question reached the client, which never answers: the server shuts down meanwhile.
+          closing = running.close()
+          return 'ignore'
+        },
+      },
+    )
+    await closing
+    expect(errorOf(reply)).toEqual({
+      code: -32603,
+      message: 'The server is shutting down; nothing more will be asked.',
+    })
+    expect(performance.now() - started).toBeLessThan(2_000)
   })
 })

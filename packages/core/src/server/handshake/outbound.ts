@@ -14,7 +14,7 @@ export class ClientRequestError extends TesseraError {
 
   constructor(
     message: string,
-    readonly reason: 'timeout' | 'cancelled' | 'error',
+    readonly reason: 'timeout' | 'cancelled' | 'error' | 'shutdown',
     readonly error?: { code: number; message: string },
   ) {
     super('TESSERA_CLIENT_REQUEST_FAILED', message)
@@ -72,6 +72,18 @@ export class OutboundRequests {
       if (params !== undefined) message.params = params
       write(message)
     })
+  }
+
+  /**
+   * The server is shutting down: every request still waiting for its client's answer gives up
+   * now, so the call that sent it answers with a JSON-RPC error before its connection is cut.
+   */
+  abandonAll(): void {
+    for (const entry of [...this.pending.values()]) {
+      entry.reject(
+        new ClientRequestError('The server is shutting down; nothing more will be asked.', 'shutdown'),
+      )
+    }
   }
 
   /** Routes a client's response to the request waiting for it; false when none waits here. */

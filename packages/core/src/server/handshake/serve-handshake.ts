@@ -179,7 +179,9 @@ async function askClient(
   try {
     return await session.askClient(request.method, params, exchange)
   } catch (error) {
-    if (!(error instanceof ClientRequestError) || error.reason === 'cancelled') throw error
+    // Cancelled: no answer is owed; shutting down: the error says so itself.
+    if (!(error instanceof ClientRequestError) || error.reason === 'cancelled' || error.reason === 'shutdown')
+      throw error
     // A client that refused to elicit said no; one that never answered said nothing at all.
     if (request.method === 'elicitation/create' && error.reason === 'error') return { action: 'cancel' }
     throw new TesseraError(

@@ -42,6 +42,7 @@ export class HandshakeSessions {
       requestTimeoutMs: settings.requestTimeoutMs,
     }
     core.bus.subscribe((event) => {
+      if (event.type === 'shutdown') this.services.outbound.abandonAll()
       if (event.type === 'client-response') this.services.outbound.deliver(event.sessionId, event.response)
       if (event.type === 'client-cancel') this.services.inflight.cancel(event.sessionId, event.requestId)
     })
