@@ -22,17 +22,7 @@ export function stalledPost(url: string, headers: Record<string, string> = {}): 
     'content-length: 100',
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ]
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname)
-    let raw = ''
-    socket.setEncoding('utf8')
-    socket.on('data', (chunk: string) => {
-      raw += chunk
-    })
-    socket.once('error', reject)
-    socket.once('close', () => resolve(parseResponse(raw)))
-    socket.write(`${lines.join('\r\n')}\r\n\r\n{"jsonrpc"`)
-  })
+  return exchange(url, `${lines.join('\r\n')}\r\n\r\n{"jsonrpc"`)
 }
 
 /**
@@ -41,13 +31,19 @@ export function stalledPost(url: string, headers: Record<string, string> = {}): 
  * closes the connection.
  */
 export function rawRequest(url: string, headerLines: string[], body = ''): Promise<StalledReply> {
-  const { hostname, port, pathname } = new URL(url)
+  const { pathname } = new URL(url)
   const lines = [
     `POST ${pathname} HTTP/1.1`,
     ...headerLines,
     'connection: close',
     `content-length: ${Buffer.byteLength(body)}`,
   ]
+  return exchange(url, `${lines.join('\r\n')}\r\n\r\n${body}`)
+}
+
+/** Writes `text` on a new connection and resolves with the reply once the server closes it. */
+function exchange(url: string, text: string): Promise<StalledReply> {
+  const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname)
     let raw = ''
@@ -57,7 +53,7 @@ export function rawRequest(url: string, headerLines: string[], body = ''): Promi
     })
     socket.once('error', reject)
     socket.once('close', () => resolve(parseResponse(raw)))
-    socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`)
+    socket.write(text)
   })
 }
 
