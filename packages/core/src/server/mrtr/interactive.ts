@@ -70,9 +70,14 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
     round = new RoundState(incoming, undefined, undefined)
   }
   const starter = call.task?.start === 'handler' ? handlerStart(call.task, round) : undefined
-  const init: ContextInit = { ...call.init }
-  if (starter) init.startTask = starter.hook
-  if (call.singleUse && round.nonce !== undefined) init.idempotencyKey = idempotencyKeyOf(round.nonce)
+  const key = call.singleUse && round.nonce !== undefined ? idempotencyKeyOf(round.nonce) : undefined
+  // Most calls neither start a task in the handler nor answer a single-use round: no copy for them.
+  let init: ContextInit = call.init
+  if (starter || key !== undefined) {
+    init = { ...call.init }
+    if (starter) init.startTask = starter.hook
+    if (key !== undefined) init.idempotencyKey = key
+  }
   const ctx = new RequestContext(init, round)
   return execute(call, ctx, round, binding, starter)
 }
