@@ -6,6 +6,8 @@
  * must never show. `checkAnswer` is the invariant: a JSON-RPC 2.0 response whose error code and
  * HTTP status are a pair the error table allows, with no stack trace and no secret in it.
  */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { createServer, elicitForm, type McpServer, type StateKey, wireMappings } from '@tessera/core'
 import { expect } from 'vitest'
 import { z } from 'zod'
@@ -98,3 +100,18 @@ function messagesOf(body: string): Record<string, unknown>[] {
   }
   return out
 }
+
+/**
+ * The heap in use after a full collection. Measured once the fuzzing is warm (modules loaded,
+ * code compiled, pools filled), so what it grows by afterwards is what the requests left behind.
+ */
+export function heapAfterGc(): number {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+  return process.memoryUsage().heapUsed
+}
+
+/** Most the heap may grow by between the warm baseline and the end of a fuzz run. */
+export const HEAP_GROWTH_LIMIT = 4 * 1024 * 1024
+
+export const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MiB`

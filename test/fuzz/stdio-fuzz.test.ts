@@ -3,16 +3,19 @@
  * Property-based fuzzing of the stdio transport, with a fixed seed: lines from raw bytes to
  * almost-valid requests, in a 2025-11-25 session opened by `initialize` and in 2026-07-28
  * requests carrying their envelope. Every line the server writes must be a JSON-RPC 2.0 message
- * with no stack and no secret, and after all of it the server still answers a plain request.
+ * with no stack and no secret, after all of it the server still answers a plain request, and the
+ * heap comes back to where it was once the run was warm.
  */
 import { PassThrough } from 'node:stream'
 import { serveStdio } from '@tessera/core/stdio'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkAnswer, fuzzServer } from './fuzz-server.ts'
+import { checkAnswer, fuzzServer, HEAP_GROWTH_LIMIT, heapAfterGc, mib } from './fuzz-server.ts'
 
 const SEED = 20_261_201
 const RUNS = 4_000
+/** Lines before the heap baseline is taken. */
+const WARM_UP = 1_000
 
 const json = fc.jsonValue({ maxDepth: 4 })
 const text = fc.oneof(
@@ -63,14 +66,38 @@ const line = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 120 }).map((s) => s.replace(/[\r\n]/g, ' ')) },
 )
 
+/** Sends `lines` then a ping with `marker` as its id; resolves once the ping is answered. */
+async function sendAndWait(
+  input: PassThrough,
+  answered: Set<string>,
+  lines: string[],
+  marker: string,
+): Promise<void> {
+  for (const l of lines) input.write(`${l}\n`)
+  input.write(`${JSON.stringify({ jsonrpc: '2.0', id: marker, method: 'ping' })}\n`)
+  for (let i = 0; i < 200 && !answered.has(marker); i++) await new Promise((r) => setTimeout(r, 50))
+  expect(answered.has(marker), `the ping "${marker}" was answered`).toBe(true)
+}
+
 describe('stdio fuzzing', () => {
   it(`holdsEveryInvariantFor${RUNS}GeneratedLinesAndStillAnswers`, async () => {
     const input = new PassThrough()
     const output = new PassThrough()
-    let written = ''
+    const answered = new Set<string>()
+    let linesBack = 0
+    let pending = ''
     output.setEncoding('utf8')
+    // Each line is checked as it comes and let go, so the test keeps nothing that would grow.
     output.on('data', (chunk: string) => {
-      written += chunk
+      const parts = (pending + chunk).split('\n')
+      pending = parts.pop() ?? ''
+      for (const l of parts) {
+        if (l.trim() === '') continue
+        checkAnswer(200, l, l.slice(0, 300))
+        linesBack++
+        const marker = /^\{"jsonrpc":"2\.0","id":"(warm|last)","result"/.exec(l)
+        if (marker) answered.add(marker[1]!)
+      }
     })
     const served = serveStdio(fuzzServer(), { input, output })
     input.write(
@@ -82,15 +109,16 @@ describe('stdio fuzzing', () => {
       })}\n`,
     )
     const lines = fc.sample(line, { seed: SEED, numRuns: RUNS })
-    for (const l of lines) input.write(`${l}\n`)
-    input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'ping' })}\n`)
-    for (let i = 0; i < 200 && !written.includes('"id":"last"'); i++)
-      await new Promise((r) => setTimeout(r, 50))
+    const cold = heapAfterGc()
+    await sendAndWait(input, answered, lines.slice(0, WARM_UP), 'warm')
+    const warm = heapAfterGc()
+    await sendAndWait(input, answered, lines.slice(WARM_UP), 'last')
+    const end = heapAfterGc()
     input.end()
     await served
-    const out = written.split('\n').filter((l) => l.trim() !== '')
-    for (const l of out) checkAnswer(200, l, l.slice(0, 300))
-    expect(out.some((l) => l.includes('"id":"last"') && l.includes('"result"'))).toBe(true)
-    process.stderr.write(`stdio fuzz: ${RUNS} lines (seed ${SEED}), ${out.length} lines written back\n`)
+    process.stderr.write(
+      `stdio fuzz: ${RUNS} lines (seed ${SEED}), ${linesBack} lines written back, heap ${mib(cold)} cold, ${mib(warm)} after ${WARM_UP}, ${mib(end)} at the end\n`,
+    )
+    expect(end - warm).toBeLessThan(HEAP_GROWTH_LIMIT)
   }, 60_000)
 })

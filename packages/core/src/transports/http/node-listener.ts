@@ -63,7 +63,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
     if (resolved.health) {
       const path = pathOf(sentTarget(req as FrameworkRequest))
       if (isProbe(resolved, path)) {
-        const writer = new NodeReplyWriter(res)
+        const writer = new NodeReplyWriter(res, req)
         serveProbe(door, path, req.method ?? 'GET', writer).catch(() => {
           if (!writer.closed && !res.headersSent)
             writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
@@ -74,9 +74,9 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
     if (resolved.documents.size > 0 && serveDocumentOf(req as FrameworkRequest, resolved, res)) return
     if (!isEndpoint(req as FrameworkRequest, resolved.path)) {
       if (next) return next()
-      return writeFault(new NodeReplyWriter(res), 'TESSERA_NOT_FOUND', 'Not found.')
+      return writeFault(new NodeReplyWriter(res, req), 'TESSERA_NOT_FOUND', 'Not found.')
     }
-    const writer = new NodeReplyWriter(res)
+    const writer = new NodeReplyWriter(res, req)
     if (draining) {
       return writeFault(writer, 'TESSERA_UNAVAILABLE', 'Service unavailable: the server is shutting down.', {
         headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
@@ -126,7 +126,7 @@ function sentTarget(req: FrameworkRequest): string {
 
 /** The authenticator's documents sit at the root: found by the path the client sent. */
 function serveDocumentOf(req: FrameworkRequest, options: ResolvedHttpOptions, res: ServerResponse): boolean {
-  return serveDocument(options, pathOf(sentTarget(req)), req.method ?? 'GET', new NodeReplyWriter(res))
+  return serveDocument(options, pathOf(sentTarget(req)), req.method ?? 'GET', new NodeReplyWriter(res, req))
 }
 
 function isEndpoint(req: FrameworkRequest, path: string): boolean {

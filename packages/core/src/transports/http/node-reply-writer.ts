@@ -2,14 +2,18 @@
  * @module node-reply-writer
  * `ReplyWriter` over a node:http response: JSON with a length, empty answers, and SSE streams.
  */
-import type { ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SuccessStatus } from '../../errors.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export class NodeReplyWriter implements ReplyWriter {
   private ended = false
 
-  constructor(private readonly res: ServerResponse) {}
+  /** `req` is the request answered: a refusal sent before its body arrived waits for the rest. */
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly req?: IncomingMessage,
+  ) {}
 
   get closed(): boolean {
     return this.ended || this.res.destroyed || this.res.writableEnded
@@ -29,7 +33,8 @@ export class NodeReplyWriter implements ReplyWriter {
     }
     if (headers) Object.assign(h, headers)
     this.res.writeHead(status, h)
-    this.res.end(body)
+    if (this.req !== undefined && bodyStillComing(this.req)) endAfterTheBody(this.req, this.res, body)
+    else this.res.end(body)
   }
 
   empty(status: number, headers?: Record<string, string>): void {
@@ -52,4 +57,54 @@ export class NodeReplyWriter implements ReplyWriter {
       },
     }
   }
+}
+
+/**
+ * Whether the client may still be sending a body. A request without one is complete as soon as its
+ * headers are, though `complete` is only set after the listener has run.
+ */
+function bodyStillComing(req: IncomingMessage): boolean {
+  if (req.complete) return false
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** How long a refused request's remaining body is read and thrown away, at most. */
+const LINGER_MS = 5_000
+/** A client that sends nothing for this long is not sending the rest of its body. */
+const LINGER_IDLE_MS = 500
+
+/**
+ * A refusal sent while the client is still sending its body (413, or 401 before the body was
+ * read). Closing the socket at once, with the client's bytes unread, makes the kernel reset the
+ * connection, and a client still writing takes the reset for the answer (fetch reports EPIPE, not
+ * the 413). So the answer is sent whole, what else the client sends is read and thrown away, and
+ * the response ends when the body has ended; a client that stalls, or is still sending after
+ * `LINGER_MS`, has had its answer for that long and is cut.
+ */
+function endAfterTheBody(req: IncomingMessage, res: ServerResponse, body: string): void {
+  res.write(body)
+  let idle = setTimeout(() => cut(), LINGER_IDLE_MS)
+  const cap = setTimeout(() => cut(), LINGER_MS)
+  const onData = (): void => {
+    clearTimeout(idle)
+    idle = setTimeout(() => cut(), LINGER_IDLE_MS)
+  }
+  const settle = (): void => {
+    clearTimeout(idle)
+    clearTimeout(cap)
+    req.off('data', onData).off('end', finish).off('close', finish)
+  }
+  const finish = (): void => {
+    settle()
+    res.end()
+  }
+  const cut = (): void => {
+    settle()
+    res.end()
+    // What is left of the body would be read as the next request on a kept-alive connection.
+    res.destroy()
+  }
+  req.on('data', onData).once('end', finish).once('close', finish)
+  req.resume()
 }
