@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
+import { compiledEnv } from './compiled.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const READY_TIMEOUT_MS = 120_000
@@ -63,7 +64,7 @@ function startUnderCallgrind(
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+      env: { ...process.env, ...compiledEnv(), PORT: '0', NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )

@@ -8,6 +8,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import autocannon from 'autocannon'
+import { compiledEnv } from './compiled.ts'
 
 interface Row {
   store: string
@@ -51,7 +52,7 @@ async function startServer(store: string): Promise<{ child: ChildProcess; port: 
   const argv = ['--import', 'tsx', 'bench/servers/tessera-mrtr.ts']
   const cmd = pin ? ['taskset', '-c', '0', process.execPath, ...argv] : [process.execPath, ...argv]
   const child = spawn(cmd[0]!, cmd.slice(1), {
-    env: { ...process.env, STORE: store, PORT: '0' },
+    env: { ...process.env, ...compiledEnv(), STORE: store, PORT: '0' },
     stdio: 'pipe',
   })
   let out = ''

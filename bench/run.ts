@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
+import { compiledEnv } from './compiled.ts'
 import { Latencies } from './latency.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
@@ -59,7 +60,7 @@ function parseCli() {
         duration: { type: 'string', default: '5' },
         warmup: { type: 'string', default: '2' },
         reps: { type: 'string', default: '1' },
-        connections: { type: 'string', default: '64' },
+        connections: { type: 'string', default: '1,16,64' },
         cases: { type: 'string' },
         servers: { type: 'string', default: 'raw,tessera' },
         generators: { type: 'string' },
@@ -79,7 +80,7 @@ if (cli.help) {
   --duration S        seconds per measurement (default 5)
   --warmup S          seconds of warm-up before the first repetition of each measurement (default 2)
   --reps N            repetitions, median reported (default 1)
-  --connections LIST  concurrency levels, e.g. 1,16,64 (default 64)
+  --connections LIST  concurrency levels (default 1,16,64)
   --cases LIST        HTTP cases from bench/requests/cases.json and scenarios from bench/scenarios.ts
                       (default: the ones marked default)
   --servers LIST      raw, tessera, tessera-no-otel, tessera-otel-sdk, official (default raw,tessera)
@@ -117,6 +118,8 @@ interface Sample {
   /** CPU used during the measurement, % of one core (Linux /proc for the server). */
   serverCpu?: number
   loadCpu?: number
+  /** The server's resident memory right after the measurement, MiB. */
+  serverRss?: number
   statusCodes?: Record<string, number>
   firstErrors?: string[]
 }
@@ -133,6 +136,7 @@ interface Measurement {
   reps: Sample[]
   median: Sample
   ratioToRaw?: number
+  ratioToOfficial?: number
 }
 
 // ---------------------------------------------------------------- helpers
@@ -157,6 +161,8 @@ function table(header: string[], rows: string[][], leftColumns = 1): string {
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const ms = (n: number) => n.toFixed(2)
 const pct = (n: number | undefined) => (n === undefined ? '-' : `${Math.round(n)}%`)
+const mib = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(0))
+const ratio = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(n < 0.1 ? 3 : 2))
 const medianOf = (xs: (number | undefined)[]) => {
   const defined = xs.filter((x): x is number => x !== undefined)
   return defined.length === 0 ? undefined : median(defined)
@@ -217,7 +223,7 @@ function startServer(name: string, pin: boolean): Promise<Server> {
   const cmd = pin ? ['taskset', '-c', '0', ...argv] : argv
   const child = spawn(cmd[0]!, cmd.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', NODE_ENV: 'production', BENCH_PEER_DIR: PEER_DIR },
+    env: { ...process.env, ...compiledEnv(), PORT: '0', NODE_ENV: 'production', BENCH_PEER_DIR: PEER_DIR },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let tail = ''
@@ -278,6 +284,16 @@ function processCpuSeconds(pid: number | undefined): number | undefined {
   }
 }
 
+/** A process's resident memory in MiB, or undefined where /proc is missing. */
+function processRssMiB(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb === undefined ? undefined : Number(kb) / 1024
+  } catch {
+    return undefined
+  }
+}
+
 /** Runs one measurement and adds the CPU use of the server and of this (load) process. */
 async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<Sample> {
   const s0 = processCpuSeconds(server.child.pid)
@@ -288,6 +304,7 @@ async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<
   const s1 = processCpuSeconds(server.child.pid)
   const l1 = process.cpuUsage(l0)
   if (s0 !== undefined && s1 !== undefined) sample.serverCpu = (100 * (s1 - s0)) / wall
+  sample.serverRss = processRssMiB(server.child.pid)
   // A generator in its own process (wrk) reports its own CPU; otherwise it is this process.
   sample.loadCpu ??= (100 * (l1.user + l1.system)) / 1e6 / wall
   return sample
@@ -414,9 +431,25 @@ async function measureScenario(op: Operation, connections: number, seconds: numb
   }
 }
 
-async function preflightHttp(server: Server, c: HttpCase): Promise<void> {
+/** Sends a case once and checks the answer; returns its body. */
+async function preflightHttp(server: Server, c: HttpCase): Promise<string> {
   const res = await fetch(server.origin + c.path, { method: 'POST', headers: c.headers, body: c.body })
-  expectJsonRpcResult(res.status, res.headers.get('content-type'), await res.text(), c.id)
+  const text = await res.text()
+  expectJsonRpcResult(res.status, res.headers.get('content-type'), text, c.id)
+  return text
+}
+
+/** The raw server must answer Tessera's bytes, or the ratio compares different work. */
+function checkSameBytes(answers: Map<string, string>, cases: Case[]): void {
+  for (const c of cases) {
+    const raw = answers.get(`raw/${c.name}`)
+    const tessera = answers.get(`tessera/${c.name}`)
+    if (raw === undefined || tessera === undefined || raw === tessera) continue
+    throw new Fatal(
+      `raw and tessera answer ${c.name} differently (${raw.length} and ${tessera.length} bytes): ` +
+        "run `npm run bench:answers` to capture Tessera's answers for the raw server",
+    )
+  }
 }
 
 // ---------------------------------------------------------------- main
@@ -496,11 +529,12 @@ async function main(): Promise<number> {
 
     // Preflight: every case once per server; a benchmark that measures errors is worthless.
     const ops = new Map<string, Operation>()
+    const answers = new Map<string, string>()
     for (const server of servers) {
       for (const c of cases) {
         try {
           if (c.kind === 'http') {
-            await preflightHttp(server, c)
+            answers.set(`${server.name}/${c.name}`, await preflightHttp(server, c))
           } else {
             const op = await c.prepare({ server: server.name, origin: server.origin, cases: httpCases })
             await op()
@@ -511,6 +545,7 @@ async function main(): Promise<number> {
         }
       }
     }
+    checkSameBytes(answers, cases)
 
     const measurements: Measurement[] = []
     let invalid = 0
@@ -554,9 +589,14 @@ async function main(): Promise<number> {
             errors: m.reps.reduce((a, s) => a + s.errors, 0),
             serverCpu: medianOf(m.reps.map((s) => s.serverCpu)),
             loadCpu: medianOf(m.reps.map((s) => s.loadCpu)),
+            serverRss: medianOf(m.reps.map((s) => s.serverRss)),
           }
         }
-        for (const m of group) if (raw && raw.median.rate > 0) m.ratioToRaw = m.median.rate / raw.median.rate
+        const official = group.find((m) => m.server === 'official')
+        for (const m of group) {
+          if (raw && raw.median.rate > 0) m.ratioToRaw = m.median.rate / raw.median.rate
+          if (official && official.median.rate > 0) m.ratioToOfficial = m.median.rate / official.median.rate
+        }
         measurements.push(...group)
 
         const unit = c.kind === 'http' ? 'req/s' : 'ops/s'
@@ -572,7 +612,9 @@ async function main(): Promise<number> {
             int(m.median.rate),
             ms(m.median.p50),
             ms(m.median.p99),
-            m.ratioToRaw === undefined ? '-' : m.ratioToRaw.toFixed(m.ratioToRaw < 0.1 ? 3 : 2),
+            ratio(m.ratioToRaw),
+            ...(official ? [ratio(m.ratioToOfficial)] : []),
+            mib(m.median.serverRss),
             pct(m.median.serverCpu),
             pct(m.median.loadCpu),
             String(m.median.non2xx),
@@ -581,7 +623,19 @@ async function main(): Promise<number> {
         })
         console.log(
           table(
-            ['server', unit, 'p50 ms', 'p99 ms', 'ratio', 'server CPU', 'load CPU', 'non-2xx', 'errors'],
+            [
+              'server',
+              unit,
+              'p50 ms',
+              'p99 ms',
+              'ratio',
+              ...(official ? ['to SDK'] : []),
+              'RSS MiB',
+              'server CPU',
+              'load CPU',
+              'non-2xx',
+              'errors',
+            ],
             rows,
           ),
         )

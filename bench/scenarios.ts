@@ -11,7 +11,7 @@ const toolsCallLoop: Scenario = {
   kind: 'scenario',
   name: 'tools-call-loop',
   description: 'the tools-call request via fetch(), one per operation',
-  default: true,
+  default: false,
   era: '2026-07-28',
   prepare({ origin, cases }) {
     const c = cases.get('tools-call')

@@ -1,6 +1,6 @@
 /**
- * The peer: the official SDK (@modelcontextprotocol/server 2.4.x) serving the same `echo` tool and
- * `bench://greeting` resource, wired as its docs recommend for plain node:http:
+ * The peer: the official SDK (@modelcontextprotocol/server 2.4.x) serving the same `echo` tool, the
+ * 49 catalogue tools and the `bench://greeting` resource, wired as its docs recommend for plain node:http:
  * createMcpHandler(factory) -> toNodeHandler (@modelcontextprotocol/node) -> Host/Origin guards.
  *
  * Not a repo dependency: `bench/run.ts --peer` installs it into .tessera/bench-peer and passes that
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { CATALOGUE_TOOLS } from './catalogue.ts'
 
 const peerDir = process.env.BENCH_PEER_DIR
 if (!peerDir) throw new Error('BENCH_PEER_DIR is not set (run through `npm run bench -- --peer`)')
@@ -35,15 +36,22 @@ async function peerImport<T>(name: string): Promise<T> {
   return (await import(pathToFileURL(join(dir, entry)).href)) as T
 }
 
+interface ZodNumberLike {
+  int(): ZodNumberLike
+  min(n: number): ZodNumberLike
+  max(n: number): ZodNumberLike
+  optional(): unknown
+}
 interface ZodLike {
   object(shape: Record<string, unknown>): unknown
-  string(): unknown
+  string(): { min(n: number): unknown }
+  number(): ZodNumberLike
 }
 interface McpServerLike {
   registerTool(
     name: string,
     config: { description: string; inputSchema: unknown },
-    cb: (args: { text: string }) => Promise<unknown>,
+    cb: (args: { text: string; id: string }) => Promise<unknown>,
   ): unknown
   registerResource(
     name: string,
@@ -76,6 +84,12 @@ const factory = () => {
     { description: 'Echo the text back', inputSchema: z.object({ text: z.string() }) },
     async ({ text }) => ({ content: [{ type: 'text', text }] }),
   )
+  const lookup = z.object({ id: z.string().min(1), limit: z.number().int().min(1).max(100).optional() })
+  for (const { name, description } of CATALOGUE_TOOLS) {
+    server.registerTool(name, { description, inputSchema: lookup }, async ({ id }) => ({
+      content: [{ type: 'text', text: `record ${id}` }],
+    }))
+  }
   server.registerResource('greeting', 'bench://greeting', { mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'hello' }],
   }))

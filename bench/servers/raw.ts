@@ -1,47 +1,15 @@
 /**
  * The ceiling: plain node:http that reads the body, JSON.parses it, dispatches on `method` and
- * JSON.stringifies a canned result of the same shape and size as a real 2026-07-28 answer
- * (the official SDK's answers for the same tool and resource). No MCP validation at all.
+ * JSON.stringifies a canned result: the very result Tessera gives to the same request, so both
+ * answer the same bytes. No MCP validation at all.
  */
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { fileURLToPath } from 'node:url'
 
-const meta = { 'io.modelcontextprotocol/serverInfo': { name: 'bench', version: '1.0.0' } }
-const results: Record<string, unknown> = {
-  'tools/call': { content: [{ type: 'text', text: 'hello world' }], resultType: 'complete', _meta: meta },
-  'tools/list': {
-    tools: [
-      {
-        name: 'echo',
-        description: 'Echo the text back',
-        inputSchema: {
-          type: 'object',
-          $schema: 'https://json-schema.org/draft/2020-12/schema',
-          properties: { text: { type: 'string' } },
-          required: ['text'],
-        },
-      },
-    ],
-    resultType: 'complete',
-    ttlMs: 0,
-    cacheScope: 'private',
-    _meta: meta,
-  },
-  'server/discover': {
-    supportedVersions: ['2026-07-28'],
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
-    resultType: 'complete',
-    ttlMs: 0,
-    cacheScope: 'private',
-    _meta: meta,
-  },
-  'resources/read': {
-    contents: [{ uri: 'bench://greeting', mimeType: 'text/plain', text: 'hello' }],
-    resultType: 'complete',
-    ttlMs: 0,
-    cacheScope: 'private',
-    _meta: meta,
-  },
-}
+// Tessera's own results for the bench cases, captured by `npm run bench:answers`.
+const answersFile = fileURLToPath(new URL('../requests/answers.json', import.meta.url))
+const results = JSON.parse(readFileSync(answersFile, 'utf8')) as Record<string, unknown>
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = []

@@ -1,6 +1,10 @@
-/** The bench server's app: the `echo` tool and `bench://greeting` resource, built the same for every variant. */
+/**
+ * The bench server's app: the `echo` tool, the 49 catalogue tools and the `bench://greeting`
+ * resource, built the same for every variant.
+ */
 import { createServer, type McpServer } from '@tessera/core'
 import { z } from 'zod'
+import { CATALOGUE_TOOLS } from './catalogue.ts'
 
 export function benchApp(options: { telemetry?: boolean } = {}): McpServer {
   const app = createServer({ name: 'bench', version: '1.0.0', ...options })
@@ -11,6 +15,10 @@ export function benchApp(options: { telemetry?: boolean } = {}): McpServer {
       content: [{ type: 'text', text }],
     }),
   )
+  const lookup = z.object({ id: z.string().min(1), limit: z.number().int().min(1).max(100).optional() })
+  for (const { name, description } of CATALOGUE_TOOLS) {
+    app.tool(name, { description, input: lookup }, ({ id }) => `record ${id}`)
+  }
   app.resource('bench://greeting', { name: 'greeting', mimeType: 'text/plain' }, () => ({
     contents: [{ uri: 'bench://greeting', mimeType: 'text/plain', text: 'hello' }],
   }))

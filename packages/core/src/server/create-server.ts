@@ -312,10 +312,12 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
   const telemetry = new Telemetry(options.version, options.telemetry !== false)
+  const knownCapabilities: ServerCapabilities[] = []
   const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
     info,
     resultMeta,
     resultMetaJson: resultMeta && JSON.stringify(resultMeta),
+    encodings: new WeakMap(),
     instructions: options.instructions,
     tools,
     resources,
@@ -348,7 +350,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
     listOnlyPermitted: options.listOnlyPermitted === true,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },
     handshake: undefined,
-    capabilities: () => capabilitiesOf(core),
+    capabilities: () => capabilitiesOf(core, knownCapabilities),
     hasCompletions: () => hasCompletions(prompts, resources),
   }
   if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
@@ -385,15 +387,40 @@ function taskSettings(options: TaskOptions | undefined): TaskSettings {
   }
 }
 
-function capabilitiesOf(core: ServerCore): ServerCapabilities {
+/**
+ * The capabilities follow from which kinds of things are registered: one frozen object per
+ * combination, kept in `known`, so a result that carries them (`server/discover`) is the same
+ * object until a registration changes them and is encoded once per combination.
+ */
+function capabilitiesOf(core: ServerCore, known: ServerCapabilities[]): ServerCapabilities {
+  const tools = core.tools.size > 0
+  const resources = core.resources.size > 0
+  const prompts = core.prompts.size > 0
+  const completions = core.hasCompletions()
+  const tasks = core.tools.hasTasks()
+  const index =
+    Number(tools) |
+    (Number(resources) << 1) |
+    (Number(prompts) << 2) |
+    (Number(completions) << 3) |
+    (Number(core.logging) << 4) |
+    (Number(tasks) << 5)
+  const cached = known[index]
+  if (cached !== undefined) return cached
   const caps: ServerCapabilities = {}
-  if (core.tools.size > 0) caps.tools = { listChanged: true }
-  if (core.resources.size > 0) caps.resources = { subscribe: true, listChanged: true }
-  if (core.prompts.size > 0) caps.prompts = { listChanged: true }
-  if (core.hasCompletions()) caps.completions = {}
+  if (tools) caps.tools = { listChanged: true }
+  if (resources) caps.resources = { subscribe: true, listChanged: true }
+  if (prompts) caps.prompts = { listChanged: true }
+  if (completions) caps.completions = {}
   if (core.logging) caps.logging = {}
-  if (core.tools.hasTasks()) caps.extensions = { [TASKS_EXTENSION]: {} }
+  if (tasks) caps.extensions = { [TASKS_EXTENSION]: {} }
+  known[index] = deepFreeze(caps)
   return caps
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) deepFreeze(child)
+  return Object.freeze(value)
 }
 
 function hasCompletions(prompts: PromptRegistry, resources: ResourceRegistry): boolean {

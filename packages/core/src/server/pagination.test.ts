@@ -44,9 +44,9 @@ describe('paginate', () => {
   })
 
   it('returnsOnePageWithoutACursorWhenEverythingFits', () => {
-    expect(paginate('tools', items, undefined, 5)).toEqual({ items, nextCursor: undefined })
-    expect(paginate('tools', items, undefined, 100)).toEqual({ items, nextCursor: undefined })
-    expect(paginate('tools', [], undefined, 2)).toEqual({ items: [], nextCursor: undefined })
+    expect(paginate('tools', items, undefined, 5)).toEqual({ items, start: 0, nextCursor: undefined })
+    expect(paginate('tools', items, undefined, 100)).toEqual({ items, start: 0, nextCursor: undefined })
+    expect(paginate('tools', [], undefined, 2)).toEqual({ items: [], start: 0, nextCursor: undefined })
   })
 
   it('treatsAnEmptyCursorAsTheFirstPage', () => {
@@ -89,7 +89,11 @@ describe('paginate', () => {
     const last = cursors.at(-1)!
     expectInvalidCursor(() => paginate('tools', ['a', 'b'], last, 2))
     // A cursor exactly at the new end gives an empty last page rather than an error.
-    expect(paginate('tools', ['a', 'b'], cursors[0], 2)).toEqual({ items: [], nextCursor: undefined })
+    expect(paginate('tools', ['a', 'b'], cursors[0], 2)).toEqual({
+      items: [],
+      start: 2,
+      nextCursor: undefined,
+    })
   })
 
   it('keepsPagesStableWhenThePageSizeChangesBetweenCalls', () => {

@@ -8,6 +8,8 @@ import { TesseraError } from '../errors.ts'
 
 export interface Page<T> {
   items: T[]
+  /** The offset of the page's first item in the list. */
+  start: number
   nextCursor: string | undefined
 }
 
@@ -17,6 +19,7 @@ export function paginate<T>(list: string, items: readonly T[], cursor: unknown, 
   const end = Math.min(start + pageSize, items.length)
   return {
     items: items.slice(start, end),
+    start,
     nextCursor: end < items.length ? encodeCursor(list, end) : undefined,
   }
 }

@@ -24,6 +24,8 @@ export interface ServerCore {
   readonly resultMeta: JsonObject | undefined
   /** `resultMeta` as JSON, encoded once. */
   readonly resultMetaJson: string | undefined
+  /** The 2026-07-28 encodings of keyed results (`encoding-key.ts`), by key. */
+  readonly encodings: WeakMap<object, string>
   readonly instructions: string | undefined
   readonly tools: ToolRegistry
   readonly resources: ResourceRegistry

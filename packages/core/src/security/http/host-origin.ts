@@ -52,6 +52,19 @@ export function checkHostAndOrigin(
  * host and an optional port, exactly: `[::1]evil.example` and `localhost:evil` are not.
  */
 export function hostnameOf(host: string): string | undefined {
+  const known = hostnames.get(host)
+  if (known !== undefined) return known === null ? undefined : known
+  const name = parseHostname(host)
+  if (hostnames.size < MAX_REMEMBERED_HOSTS) hostnames.set(host, name ?? null)
+  return name
+}
+
+// A server is reached under a few Host values, sent on every request: their verdicts are kept,
+// and no more of them than this, whatever a client invents.
+const MAX_REMEMBERED_HOSTS = 256
+const hostnames = new Map<string, string | null>()
+
+function parseHostname(host: string): string | undefined {
   const match = HOST.exec(host.trim().toLowerCase())
   if (match === null) return undefined
   const port = match[3]

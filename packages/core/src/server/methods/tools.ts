@@ -12,6 +12,7 @@ import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
+import { keyedResult } from '../encoding-key.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
@@ -36,7 +37,10 @@ export function listTools({ core, params, exchange }: MethodCall): JsonObject {
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
   result.ttlMs = hint.ttlMs
   result.cacheScope = hint.cacheScope
-  return result
+  // The first page of the whole list is every caller's until a tool changes, which replaces
+  // the list: encoded once per list.
+  const all = core.tools.list()
+  return items === all && page.start === 0 ? keyedResult(result, all) : result
 }
 
 export async function callTool(call: MethodCall): Promise<JsonObject> {

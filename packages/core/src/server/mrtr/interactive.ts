@@ -50,7 +50,12 @@ export interface InputRequiredWire {
   requestState: string
 }
 
-export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRequiredWire> {
+/**
+ * Not itself async, nor is `execute` for a call without a guard: a plain call's result passes
+ * through no promise of theirs. What they throw before the handler runs reaches the caller's
+ * `await` alike.
+ */
+export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRequiredWire> {
   const { core, method, params } = call
   const incoming = readInputResponses(params.inputResponses)
   const token = params.requestState
@@ -82,7 +87,7 @@ export async function runInteractive<R>(call: InteractiveCall<R>): Promise<R | I
   return execute(call, ctx, round, binding, starter)
 }
 
-async function execute<R>(
+function execute<R>(
   call: InteractiveCall<R>,
   ctx: RequestContext,
   round: RoundState,
@@ -110,6 +115,17 @@ async function execute<R>(
   }
   const single = call.singleUse
   if (!single || round.nonce === undefined) return once()
+  return guarded(call, single, round, round.nonce, once)
+}
+
+/** The round answered under the single-use guard: claimed once, its outcome replayed to every copy. */
+async function guarded<R>(
+  call: InteractiveCall<R>,
+  single: NonNullable<InteractiveCall<R>['singleUse']>,
+  round: RoundState,
+  nonce: string,
+  once: () => Promise<R | InputRequiredWire>,
+): Promise<R | InputRequiredWire> {
   const guard = call.core.guard
   // A state sealed without the store's epoch (or on another) cannot be told from a replay by a
   // store that may have lost its records since: refused, like any state that does not hold.
@@ -119,7 +135,7 @@ async function execute<R>(
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
   const result = await call.core.telemetry.step('single-use guard', () =>
     guard.run(
-      round.nonce!,
+      nonce,
       single.what,
       call.core.state.ttlSeconds * 1000,
       once,
@@ -132,7 +148,7 @@ async function execute<R>(
   if (result.status === 'executed') return result.value
   if (result.status === 'in_progress') {
     // The twin of this answer may be storing its task right now: then that task is the answer.
-    const twin = call.task === undefined ? undefined : await twinTask(call.task, round.nonce)
+    const twin = call.task === undefined ? undefined : await twinTask(call.task, nonce)
     return twin === undefined ? single.onInProgress() : (twin as R)
   }
   const recorded = parseWire(result.outcome)

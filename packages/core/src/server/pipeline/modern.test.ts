@@ -3,7 +3,8 @@
  * The 2026-07-28 pipeline through the fetch face: the checks run in their order (the `_meta`,
  * the version header, the version, the method header, the method, the name header), each fault
  * with its code and status, and every result leaves with `resultType` and `serverInfo`, encoded
- * the same whether it was spliced as text or built as an object.
+ * the same whether it was spliced as text or built as an object; a result encoded once for many
+ * callers (the tool list, the discovery) follows every registration.
  */
 import { describe, expect, it } from 'vitest'
 import { fetchClient } from '../../../../../test/helpers/fetch-client.ts'
@@ -111,5 +112,43 @@ describe('results', () => {
     const result = resultOf(await client.request('server/discover')) as Json
     expect(result).not.toHaveProperty('_meta')
     expect(result.resultType).toBe('complete')
+  })
+})
+
+describe('results encoded once for every caller', () => {
+  it('listsAToolRegisteredAfterTheListWasEncodedAndForgetsARemovedOne', async () => {
+    const app = createServer({ name: 'lists', version: '1.0.0', logger: silentLogger })
+    app.tool('first', { description: 'First' }, () => 'ok')
+    const client = fetchClient(app)
+    const names = async () =>
+      ((resultOf(await client.request('tools/list')) as Json).tools as Json[]).map((t) => t.name)
+    expect(await names()).toEqual(['first'])
+    expect(await names()).toEqual(['first'])
+    app.tool('second', { description: 'Second' }, () => 'ok')
+    expect(await names()).toEqual(['first', 'second'])
+    app.removeTool('first')
+    expect(await names()).toEqual(['second'])
+  })
+
+  it('answersEachIdWithTheSharedEncoding', async () => {
+    const client = serve()
+    const first = await client.request('tools/list', {}, { id: 7 })
+    const second = await client.request('tools/list', {}, { id: 'x' })
+    expect(JSON.parse(first.raw).id).toBe(7)
+    expect(JSON.parse(second.raw)).toEqual({ ...JSON.parse(first.raw), id: 'x' })
+  })
+
+  it('discoversACapabilityGainedByALaterRegistration', async () => {
+    const app = createServer({ name: 'caps', version: '1.0.0', logger: silentLogger })
+    app.tool('only', { description: 'Only' }, () => 'ok')
+    const client = fetchClient(app)
+    const capabilities = async () => (resultOf(await client.request('server/discover')) as Json).capabilities
+    expect(await capabilities()).toEqual({ tools: { listChanged: true } })
+    app.prompt('greet', { description: 'Greet' }, () => ({ messages: [] }))
+    expect(await capabilities()).toEqual({
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+    })
   })
 })

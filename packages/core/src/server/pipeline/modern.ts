@@ -14,6 +14,7 @@ import {
   checkVersionHeader,
   nameFieldOf,
 } from '../../protocol/modern/standard-headers.ts'
+import { ENCODING_KEY, type KeyedResult } from '../encoding-key.ts'
 import type { Exchange } from '../exchange.ts'
 import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerCore } from '../server-core.ts'
@@ -84,27 +85,37 @@ async function dispatch(
 /**
  * A complete result, serialized once. The common case (a result with neither `resultType` nor
  * `_meta` of its own) is spliced as text around the handler's JSON, so the result object is
- * neither copied nor mutated and the shared `serverInfo` is encoded once per server.
+ * neither copied nor mutated and the shared `serverInfo` is encoded once per server. A keyed
+ * result is encoded once per key.
  */
 function encodeComplete(core: ServerCore, id: JsonRpcId, result: JsonObject): ResponseReply {
-  const body = { jsonrpc: '2.0' as const, id, result }
-  if (result.resultType !== undefined || result._meta !== undefined) {
-    return { kind: 'response', status: SuccessStatus.ok, body: { ...body, result: withMeta(core, result) } }
+  const key = (result as KeyedResult)[ENCODING_KEY]
+  let json = key === undefined ? undefined : core.encodings.get(key)
+  if (json === undefined) {
+    json = encodeResult(core, result)
+    if (key !== undefined) core.encodings.set(key, json)
   }
-  const json = JSON.stringify(result)
-  if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
-    return { kind: 'response', status: SuccessStatus.ok, body: { ...body, result: withMeta(core, result) } }
-  const meta = core.resultMetaJson
-  const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
-  const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json.slice(0, -1)},${tail}}`
+  const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`
   return {
     kind: 'response',
     status: SuccessStatus.ok,
     encoded,
     get body() {
-      return JSON.parse(encoded) as typeof body
+      return JSON.parse(encoded) as { jsonrpc: '2.0'; id: JsonRpcId; result: JsonObject }
     },
   }
+}
+
+/** The result's JSON with `resultType` and the shared `_meta`. */
+function encodeResult(core: ServerCore, result: JsonObject): string {
+  if (result.resultType !== undefined || result._meta !== undefined)
+    return JSON.stringify(withMeta(core, result))
+  const json = JSON.stringify(result)
+  if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
+    return JSON.stringify(withMeta(core, result))
+  const meta = core.resultMetaJson
+  const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
+  return `${json.slice(0, -1)},${tail}`
 }
 
 /** Adds `resultType` and the shared `serverInfo` `_meta` without touching the handler's object. */

@@ -24,10 +24,23 @@ export class NodeHeaderView implements HeaderView {
     if (value === undefined) return false
     // Node joins a repeated unknown header with ", ": without a comma it was sent once. A second
     // Host is dropped instead, so only the raw headers tell.
-    if (name !== 'host' && typeof value === 'string' && !value.includes(',')) return false
+    if (name === 'host') return sentTwice(this.req.rawHeaders, 'host')
+    if (typeof value === 'string' && !value.includes(',')) return false
     this.repeated ??= countRepeats(this.req.rawHeaders)
     return this.repeated.has(name)
   }
+}
+
+/** Whether the header `name` (lowercase) is among `raw` more than once. */
+function sentTwice(raw: string[], name: string): boolean {
+  let seen = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const sent = raw[i]!
+    // Only a name of the right length is lowercased: no string is made for the others.
+    if (sent.length === name.length && (sent === name || sent.toLowerCase() === name) && ++seen > 1)
+      return true
+  }
+  return false
 }
 
 function countRepeats(raw: string[]): Set<string> {
@@ -35,7 +48,7 @@ function countRepeats(raw: string[]): Set<string> {
   const repeated = new Set<string>()
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase()
-    if (!name.startsWith('mcp-') && name !== 'host') continue
+    if (!name.startsWith('mcp-')) continue
     if (seen.has(name)) repeated.add(name)
     seen.add(name)
   }

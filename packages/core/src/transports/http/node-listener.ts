@@ -59,6 +59,10 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   door.opened()
   let draining = false
   let inFlight = 0
+  // One function for every response: `on`, not `once`, since a response closes once anyway.
+  const release = (): void => {
+    inFlight--
+  }
   const listener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     if (resolved.health) {
       const path = pathOf(sentTarget(req as FrameworkRequest))
@@ -89,9 +93,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
         })
       }
       inFlight++
-      res.once('close', () => {
-        inFlight--
-      })
+      res.on('close', release)
     }
     const input: HttpInput = {
       method: req.method ?? 'GET',
