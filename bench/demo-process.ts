@@ -3,19 +3,13 @@
  * fresh data folder, in one process or as a cluster of workers, pinned to CPU 0 while the load
  * generator (this process) takes CPU 1, as in `npm run bench`.
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { descendants, onServerCpu, processRssMiB } from './machine.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const pin = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
-
-/** Pins this process (the load generator, all its threads) to CPU 1 when `taskset` is there. */
-export function pinLoadGenerator(): void {
-  if (pin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' })
-}
 
 export interface DemoProcess {
   url: string
@@ -28,7 +22,7 @@ export interface DemoProcess {
 export async function startDemo(dir: string, workers = 1): Promise<DemoProcess> {
   const argv = ['examples/ops-catalogue/dist/main.js', '--port', '0', '--data', dir]
   argv.push('--rollback-seconds', '0', ...(workers > 1 ? ['--workers', String(workers)] : []))
-  const cmd = pin ? ['taskset', '-c', '0', process.execPath, ...argv] : [process.execPath, ...argv]
+  const cmd = onServerCpu([process.execPath, ...argv])
   const child = spawn(cmd[0]!, cmd.slice(1), {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info' },
@@ -48,34 +42,11 @@ export async function startDemo(dir: string, workers = 1): Promise<DemoProcess> 
   return {
     url,
     pid,
-    rssMiB: () => [pid, ...descendants(pid)].reduce((sum, p) => sum + rssOf(p), 0),
+    rssMiB: () => [pid, ...descendants(pid)].reduce((sum, p) => sum + (processRssMiB(p) ?? 0), 0),
     stop: async () => {
       const gone = new Promise((ok) => child.once('exit', ok))
       child.kill('SIGTERM')
       await gone
     },
   }
-}
-
-function rssOf(pid: number): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
-  } catch {
-    return 0
-  }
-}
-
-function descendants(pid: number): number[] {
-  let children: number[]
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-  } catch {
-    return []
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
 }

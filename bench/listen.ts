@@ -15,15 +15,8 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { askRollback, McpClient, type ToolResult, textOf } from '../examples/ops-catalogue/test/mcp-client.ts'
-import { type DemoProcess, pinLoadGenerator, startDemo } from './demo-process.ts'
-
-export interface ListenFigures {
-  count: number
-  openedMs: number
-  kibPerStream: number
-  reached: number
-  lastMs: number
-}
+import { type DemoProcess, startDemo } from './demo-process.ts'
+import { pinLoadGenerator } from './machine.ts'
 
 interface Stream {
   acked: Promise<void>
@@ -79,7 +72,7 @@ function openStream(url: string, agent: http.Agent, n: number): Stream {
   return { acked, updated, request }
 }
 
-export async function listenFigures(demo: DemoProcess, count: number): Promise<ListenFigures> {
+export async function listenFigures(demo: DemoProcess, count: number): Promise<void> {
   const url = demo.url
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY })
   const before = demo.rssMiB()
@@ -113,13 +106,6 @@ export async function listenFigures(demo: DemoProcess, count: number): Promise<L
   )
   for (const s of streams) s.request.destroy()
   agent.destroy()
-  return {
-    count,
-    openedMs: opened,
-    kibPerStream: ((after - before) * 1024) / count,
-    reached: count - missed,
-    lastMs: last,
-  }
 }
 
 async function main(): Promise<void> {

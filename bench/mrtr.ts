@@ -9,6 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
+import { onServerCpu, pinLoadGenerator } from './machine.ts'
 
 interface Row {
   store: string
@@ -26,8 +27,7 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const duration = Number(args.get('duration') ?? 5)
 const stores = (args.get('stores') ?? 'memory,sqlite,redis,postgres').split(',')
 const connectionsList = (args.get('connections') ?? '1,16').split(',').map(Number)
-const pin = spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
-if (pin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' })
+const pin = pinLoadGenerator()
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -50,7 +50,7 @@ const call = (name: string, extra: Record<string, unknown> = {}) =>
 
 async function startServer(store: string): Promise<{ child: ChildProcess; port: number }> {
   const argv = ['--import', 'tsx', 'bench/servers/tessera-mrtr.ts']
-  const cmd = pin ? ['taskset', '-c', '0', process.execPath, ...argv] : [process.execPath, ...argv]
+  const cmd = onServerCpu([process.execPath, ...argv], pin)
   const child = spawn(cmd[0]!, cmd.slice(1), {
     env: { ...process.env, ...compiledEnv(), STORE: store, PORT: '0' },
     stdio: 'pipe',

@@ -19,6 +19,7 @@ import autocannon from 'autocannon'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { Latencies } from './latency.ts'
+import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB } from './machine.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
 
@@ -148,10 +149,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
-function hasTaskset(): boolean {
-  return spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
-}
-
 function table(header: string[], rows: string[][], leftColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) =>
@@ -220,7 +217,7 @@ interface Server {
 function startServer(name: string, pin: boolean): Promise<Server> {
   const def = SERVERS[name]!
   const argv = [process.execPath, '--import', 'tsx', def.file]
-  const cmd = pin ? ['taskset', '-c', '0', ...argv] : argv
+  const cmd = onServerCpu(argv, pin)
   const child = spawn(cmd[0]!, cmd.slice(1), {
     cwd: ROOT,
     env: { ...process.env, ...compiledEnv(), PORT: '0', NODE_ENV: 'production', BENCH_PEER_DIR: PEER_DIR },
@@ -270,29 +267,6 @@ async function stopServer(server: Server): Promise<void> {
 }
 
 // ---------------------------------------------------------------- measuring
-
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100
-
-/** CPU seconds used so far by a process (all threads), or undefined where /proc is missing. */
-function processCpuSeconds(pid: number | undefined): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
-  } catch {
-    return undefined
-  }
-}
-
-/** A process's resident memory in MiB, or undefined where /proc is missing. */
-function processRssMiB(pid: number | undefined): number | undefined {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
-    return kb === undefined ? undefined : Number(kb) / 1024
-  } catch {
-    return undefined
-  }
-}
 
 /** Runs one measurement and adds the CPU use of the server and of this (load) process. */
 async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<Sample> {
@@ -498,11 +472,8 @@ async function main(): Promise<number> {
   }
   if (serverNames.includes('official')) ensurePeer()
 
-  const pin = !cli['no-pin'] && os.availableParallelism() >= 2 && hasTaskset()
-  if (pin) {
-    const r = spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' })
-    if (r.status !== 0) throw new Fatal('taskset -a -cp 1 <pid> failed')
-  }
+  const pin = !cli['no-pin'] && canPin
+  if (pin && !pinLoadGenerator()) throw new Fatal('taskset -a -cp 1 <pid> failed')
   const runs = cases.flatMap((c): { c: Case; generator: Generator }[] =>
     c.kind === 'http'
       ? generators.map((generator) => ({ c, generator }))

@@ -19,9 +19,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { McpClient, type ToolResult, textOf } from '../examples/ops-catalogue/test/mcp-client.ts'
-import { type DemoProcess, pinLoadGenerator, startDemo } from './demo-process.ts'
+import { type DemoProcess, startDemo } from './demo-process.ts'
 import { Latencies } from './latency.ts'
 import { listenFigures } from './listen.ts'
+import { pinLoadGenerator } from './machine.ts'
 import { runClosedLoop } from './scenario-runner.ts'
 
 const { values: cli } = parseArgs({
