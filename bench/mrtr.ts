@@ -1,39 +1,69 @@
 /**
- * The multi round-trip and single-use benchmark (issues 3 and 4): a plain `tools/call` next to
- * an MRTR round trip (ask + answer, two requests) and a guarded round trip per record store, at
- * concurrency 1 and 16. Each store runs in its own server process pinned to CPU 0; the load
- * (autocannon request sequences, the answer built from the ask's requestState) runs on CPU 1.
- * Ratios are taken within this run: never compare numbers across runs on a shared machine.
+ * The multi round-trip and single-use benchmark: a plain `tools/call` next to an MRTR round trip
+ * (ask + answer, two requests) and a guarded round trip per record store, at concurrency 1 and 16.
+ * Each store runs in its own server process pinned to CPU 0; the load runs on CPU 1: wrk when it
+ * is installed (a Lua script that answers each ask with its requestState), else autocannon
+ * (request sequences; a JavaScript generator saturates its core first and flattens the ratios).
+ * Each repetition measures the three loads back to back and takes its own ratios; a row shows the
+ * median of the repetitions. Besides throughput, the server's CPU time per operation, read from
+ * /proc: a ratio of those says what a round trip costs the server whatever the generator could send.
+ *
+ *   npm run bench:mrtr
+ *   npm run bench:mrtr -- --stores memory,sqlite --connections 16 --reps 5 --generator autocannon
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
-import { onServerCpu, pinLoadGenerator } from './machine.ts'
+import { onServerCpu, pinLoadGenerator, processCpuSeconds } from './machine.ts'
 
-interface Row {
-  store: string
-  load: string
-  connections: number
-  roundTripsPerSec: number
+const { values: cli } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '3' },
+    reps: { type: 'string', default: '3' },
+    stores: { type: 'string', default: 'memory,sqlite,redis,postgres' },
+    connections: { type: 'string', default: '1,16' },
+    generator: { type: 'string' },
+  },
+})
+const duration = Number(cli.duration)
+const reps = Number(cli.reps)
+const stores = cli.stores.split(',')
+const connectionsList = cli.connections.split(',').map(Number)
+const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
+const generator = cli.generator ?? (hasWrk ? 'wrk' : 'autocannon')
+if (generator !== 'wrk' && generator !== 'autocannon') throw new Error(`unknown generator '${generator}'`)
+if (generator === 'wrk' && !hasWrk)
+  throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)')
+const pin = pinLoadGenerator()
+
+type Load = 'tools/call (plain)' | 'MRTR round trip' | 'guarded round trip'
+const TOOL: Record<Load, string> = {
+  'tools/call (plain)': 'echo',
+  'MRTR round trip': 'confirm',
+  'guarded round trip': 'confirm_once',
+}
+
+interface Sample {
+  /** Calls (plain) or completed round trips per second. */
+  opsPerSec: number
   requestsPerSec: number
   p50: number
   p99: number
-  non2xx: number
-  errors: number
+  /** Server CPU per operation, µs. */
+  cpuPerOp: number | undefined
+  failed: number
 }
-
-const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]))
-const duration = Number(args.get('duration') ?? 5)
-const stores = (args.get('stores') ?? 'memory,sqlite,redis,postgres').split(',')
-const connectionsList = (args.get('connections') ?? '1,16').split(',').map(Number)
-const pin = pinLoadGenerator()
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
 }
-const headersFor = (name: string) => ({
+const headersFor = (name: string): Record<string, string> => ({
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
   'mcp-protocol-version': '2026-07-28',
@@ -47,10 +77,17 @@ const call = (name: string, extra: Record<string, unknown> = {}) =>
     method: 'tools/call',
     params: { name, arguments: { text: 'hello world' }, ...extra, _meta: META },
   })
+const ANSWERS = { confirm: { action: 'accept', content: { ok: true } } }
+/** The answer body, split where the ask's requestState goes. */
+const answerAround = (tool: string): [string, string] => {
+  const marker = 'REQUEST_STATE_GOES_HERE'
+  const [head, tail] = call(tool, { inputResponses: ANSWERS, requestState: marker }).split(marker)
+  return [head!, tail!]
+}
+const CONFIRMED = 'confirmed hello world'
 
 async function startServer(store: string): Promise<{ child: ChildProcess; port: number }> {
-  const argv = ['--import', 'tsx', 'bench/servers/tessera-mrtr.ts']
-  const cmd = onServerCpu([process.execPath, ...argv], pin)
+  const cmd = onServerCpu([process.execPath, '--import', 'tsx', 'bench/servers/tessera-mrtr.ts'], pin)
   const child = spawn(cmd[0]!, cmd.slice(1), {
     env: { ...process.env, ...compiledEnv(), STORE: store, PORT: '0' },
     stdio: 'pipe',
@@ -72,71 +109,144 @@ async function startServer(store: string): Promise<{ child: ChildProcess; port: 
   return { child, port: Number(/READY (\d+)/.exec(out)![1]) }
 }
 
-function plain(port: number, connections: number) {
-  return autocannon({
+// autocannon: a plain call, or two requests per round trip (the answer carries the ask's state).
+async function autocannonLoad(port: number, load: Load, connections: number, seconds: number) {
+  const tool = TOOL[load]
+  let failed = 0
+  const options =
+    load === 'tools/call (plain)'
+      ? { method: 'POST', headers: headersFor(tool), body: call(tool) }
+      : {
+          requests: [
+            {
+              method: 'POST',
+              path: '/mcp',
+              headers: headersFor(tool),
+              body: call(tool),
+              onResponse: (_s: number, body: string, context: Record<string, unknown>) => {
+                context.state = (
+                  JSON.parse(body) as { result?: { requestState?: string } }
+                ).result?.requestState
+              },
+            },
+            {
+              method: 'POST',
+              path: '/mcp',
+              headers: headersFor(tool),
+              setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => ({
+                ...req,
+                body: call(tool, { inputResponses: ANSWERS, requestState: context.state }),
+              }),
+              onResponse: (_s: number, body: string) => {
+                if (!body.includes(CONFIRMED)) failed++
+              },
+            },
+          ],
+        }
+  const r = await autocannon({
     url: `http://127.0.0.1:${port}/mcp`,
-    method: 'POST',
-    headers: headersFor('echo'),
-    body: call('echo'),
     connections,
-    duration,
-  })
-}
-
-/** Two requests per round trip: the ask, then the answer carrying the ask's requestState. */
-function roundTrip(port: number, tool: string, connections: number) {
-  return autocannon({
-    url: `http://127.0.0.1:${port}/mcp`,
-    connections,
-    duration,
-    requests: [
-      {
-        method: 'POST',
-        path: '/mcp',
-        headers: headersFor(tool),
-        body: call(tool),
-        onResponse: (_status: number, body: string, context: Record<string, unknown>) => {
-          context.state = (JSON.parse(body) as { result?: { requestState?: string } }).result?.requestState
-        },
-      },
-      {
-        method: 'POST',
-        path: '/mcp',
-        headers: headersFor(tool),
-        setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => ({
-          ...req,
-          body: call(tool, {
-            inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
-            requestState: context.state,
-          }),
-        }),
-        onResponse: (_status: number, body: string) => {
-          if (!body.includes('confirmed hello world')) failures++
-        },
-      },
-    ],
+    duration: seconds,
+    ...options,
   } as unknown as Parameters<typeof autocannon>[0])
-}
-
-let failures = 0
-
-function row(
-  store: string,
-  load: string,
-  connections: number,
-  r: Awaited<ReturnType<typeof plain>>,
-  perOp: number,
-): Row {
+  const perOp = load === 'tools/call (plain)' ? 1 : 2
   return {
-    store,
-    load,
-    connections,
-    roundTripsPerSec: r.requests.total / r.duration / perOp,
-    requestsPerSec: r.requests.total / r.duration,
+    requests: r.requests.total,
+    seconds: r.duration,
+    ops: r.requests.total / perOp,
     p50: r.latency.p50,
     p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
+    failed: failed + r.non2xx + r.errors,
+  }
+}
+
+let wrkDir: string | undefined
+
+/**
+ * wrk on one thread: a request takes a state an answer left queued, else it asks; an answer's
+ * body must hold the confirmed result. One thread's connections share the queue, so asks and
+ * answers stay even, and every ask is answered once.
+ */
+function wrkScript(load: Load): string {
+  const tool = TOOL[load]
+  const lua = (s: string) => JSON.stringify(s)
+  const headers = Object.entries(headersFor(tool))
+    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
+    .join('\n')
+  const [head, tail] = answerAround(tool)
+  const sequence =
+    load === 'tools/call (plain)'
+      ? `wrk.body = ${lua(call(tool))}
+response = function(status, headers, body)
+  if status == 200 then ops = ops + 1 else bad = bad + 1 end
+end`
+      : `local ask, head, tail = ${lua(call(tool))}, ${lua(head)}, ${lua(tail)}
+local states = {}
+request = function()
+  local state = table.remove(states)
+  if state then return wrk.format(nil, nil, nil, head .. state .. tail) end
+  return wrk.format(nil, nil, nil, ask)
+end
+response = function(status, headers, body)
+  local state = body:match('"requestState":"([^"]+)"')
+  if state then states[#states + 1] = state
+  elseif body:find(${lua(CONFIRMED)}, 1, true) then ops = ops + 1
+  else bad = bad + 1 end
+end`
+  return `wrk.method = "POST"
+${headers}
+ops, bad = 0, 0
+${sequence}
+local threads = {}
+setup = function(thread) threads[#threads + 1] = thread end
+done = function(summary, latency, requests)
+  local o, b = 0, 0
+  for _, t in ipairs(threads) do o = o + t:get("ops"); b = b + t:get("bad") end
+  local e = summary.errors
+  io.write(string.format("WRK %d %d %d %d %d %d\\n", summary.requests, summary.duration, o,
+    b + e.connect + e.read + e.write + e.timeout + e.status, latency:percentile(50), latency:percentile(99)))
+end
+`
+}
+
+async function wrkLoad(port: number, load: Load, connections: number, seconds: number) {
+  wrkDir ??= mkdtempSync(join(os.tmpdir(), 'tessera-bench-mrtr-'))
+  const script = join(wrkDir, `${TOOL[load]}.lua`)
+  writeFileSync(script, wrkScript(load))
+  const argv = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script]
+  const url = `http://127.0.0.1:${port}/mcp`
+  const cmd = pin ? ['taskset', '-c', '1', ...argv, url] : [...argv, url]
+  const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  const [code] = (await once(child, 'exit')) as [number | null]
+  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(out)
+  if (code !== 0 || line === null) throw new Error(`wrk failed (exit ${code}): ${out.slice(0, 500)}`)
+  const [requests, micros, ops, failed, p50, p99] = line.slice(1).map(Number) as number[]
+  return {
+    requests: requests!,
+    seconds: micros! / 1e6,
+    ops: ops!,
+    p50: p50! / 1000,
+    p99: p99! / 1000,
+    failed: failed!,
+  }
+}
+
+async function measure(server: ChildProcess, port: number, load: Load, connections: number): Promise<Sample> {
+  const cpu0 = processCpuSeconds(server.pid)
+  const r = await (generator === 'wrk' ? wrkLoad : autocannonLoad)(port, load, connections, duration)
+  const cpu1 = processCpuSeconds(server.pid)
+  return {
+    opsPerSec: r.ops / r.seconds,
+    requestsPerSec: r.requests / r.seconds,
+    p50: r.p50,
+    p99: r.p99,
+    cpuPerOp:
+      cpu0 === undefined || cpu1 === undefined || r.ops === 0 ? undefined : ((cpu1 - cpu0) * 1e6) / r.ops,
+    failed: r.failed,
   }
 }
 
@@ -147,6 +257,24 @@ async function reachable(store: string): Promise<boolean> {
   return true
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+interface Row {
+  store: string
+  load: Load
+  connections: number
+  samples: Sample[]
+  /** Per repetition: this load's ops/s over the plain call's, and over the unguarded round trip's. */
+  vsCall: number[]
+  vsMrtr: number[]
+  /** Per repetition: this load's server CPU per operation over the plain call's. */
+  cpuVsCall: number[]
+}
+
 const rows: Row[] = []
 for (const store of stores) {
   if (!(await reachable(store))) {
@@ -154,48 +282,91 @@ for (const store of stores) {
     continue
   }
   const { child, port } = await startServer(store)
+  // The plain call and the unguarded round trip do not touch the store: measured once, with memory.
+  const loads: Load[] =
+    store === stores[0]
+      ? ['tools/call (plain)', 'MRTR round trip', 'guarded round trip']
+      : ['MRTR round trip', 'guarded round trip']
   try {
-    await plain(port, 4) // warm-up
+    for (const load of loads) await measure(child, port, load, 4) // warm-up
     for (const connections of connectionsList) {
-      if (store === stores[0]) {
-        rows.push(row(store, 'tools/call (plain)', connections, await plain(port, connections), 1))
-        rows.push(
-          row(store, 'MRTR round trip', connections, await roundTrip(port, 'confirm', connections), 2),
-        )
+      const byLoad = new Map<Load, Row>()
+      for (const load of loads) {
+        const row: Row = { store, load, connections, samples: [], vsCall: [], vsMrtr: [], cpuVsCall: [] }
+        byLoad.set(load, row)
+        rows.push(row)
       }
-      rows.push(
-        row(store, 'guarded round trip', connections, await roundTrip(port, 'confirm_once', connections), 2),
-      )
+      // Rows of another store take their plain call from the first store's rows.
+      const plainRow = rows.find((r) => r.load === 'tools/call (plain)' && r.connections === connections)
+      for (let rep = 0; rep < reps; rep++) {
+        const taken = new Map<Load, Sample>()
+        for (const load of loads) {
+          const sample = await measure(child, port, load, connections)
+          taken.set(load, sample)
+          byLoad.get(load)!.samples.push(sample)
+        }
+        const plain = taken.get('tools/call (plain)') ?? plainRow?.samples[rep]
+        const mrtr = taken.get('MRTR round trip')!
+        for (const [load, sample] of taken) {
+          const row = byLoad.get(load)!
+          if (plain !== undefined) {
+            row.vsCall.push(sample.opsPerSec / plain.opsPerSec)
+            if (sample.cpuPerOp !== undefined && plain.cpuPerOp !== undefined)
+              row.cpuVsCall.push(sample.cpuPerOp / plain.cpuPerOp)
+          }
+          row.vsMrtr.push(sample.opsPerSec / mrtr.opsPerSec)
+        }
+      }
     }
   } finally {
     child.kill('SIGTERM')
     await once(child, 'exit')
   }
 }
+if (wrkDir !== undefined) rmSync(wrkDir, { recursive: true, force: true })
 
-const base = new Map(
-  rows.filter((r) => r.load === 'tools/call (plain)').map((r) => [r.connections, r.roundTripsPerSec]),
-)
-const unguarded = new Map(
-  rows.filter((r) => r.load === 'MRTR round trip').map((r) => [r.connections, r.roundTripsPerSec]),
-)
-console.log(`\nMRTR and single-use, ${duration} s per row${pin ? ', server on CPU 0, load on CPU 1' : ''}`)
+const fixed = (value: number | undefined, digits: number, width: number) =>
+  (value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits)).padStart(width)
 console.log(
-  `${'store'.padEnd(9)}${'load'.padEnd(22)}${'conc'.padStart(5)}${'ops/s'.padStart(10)}${'req/s'.padStart(10)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'vs call'.padStart(9)}${'vs mrtr'.padStart(9)}${'non2xx'.padStart(8)}`,
+  `\nMRTR and single-use: ${generator}, ${reps} × ${duration} s per row${pin ? ', server on CPU 0, load on CPU 1' : ''}`,
+)
+console.log(
+  `${'store'.padEnd(9)}${'load'.padEnd(22)}${'conc'.padStart(5)}${'ops/s'.padStart(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'cpu µs/op'.padStart(10)}${'vs call'.padStart(9)}${'cpu×call'.padStart(9)}${'vs mrtr'.padStart(9)}${'failed'.padStart(8)}`,
 )
 for (const r of rows) {
-  const vsCall = r.roundTripsPerSec / (base.get(r.connections) ?? Number.NaN)
-  const vsMrtr = r.roundTripsPerSec / (unguarded.get(r.connections) ?? Number.NaN)
+  const m = (pick: (s: Sample) => number | undefined) => {
+    const values = r.samples.map(pick).filter((v): v is number => v !== undefined)
+    return values.length === 0 ? undefined : median(values)
+  }
+  const failed = r.samples.reduce((sum, s) => sum + s.failed, 0)
   console.log(
-    `${r.store.padEnd(9)}${r.load.padEnd(22)}${String(r.connections).padStart(5)}${Math.round(r.roundTripsPerSec).toLocaleString('en-US').padStart(10)}${Math.round(r.requestsPerSec).toLocaleString('en-US').padStart(10)}${r.p50.toFixed(1).padStart(8)}${r.p99.toFixed(1).padStart(8)}${vsCall.toFixed(2).padStart(9)}${vsMrtr.toFixed(2).padStart(9)}${String(r.non2xx + r.errors).padStart(8)}`,
+    `${r.store.padEnd(9)}${r.load.padEnd(22)}${String(r.connections).padStart(5)}${Math.round(
+      m((s) => s.opsPerSec)!,
+    )
+      .toLocaleString('en-US')
+      .padStart(9)}${Math.round(m((s) => s.requestsPerSec)!)
+      .toLocaleString('en-US')
+      .padStart(9)}${fixed(
+      m((s) => s.p50),
+      2,
+      8,
+    )}${fixed(
+      m((s) => s.p99),
+      2,
+      8,
+    )}${fixed(
+      m((s) => s.cpuPerOp),
+      0,
+      10,
+    )}${fixed(r.vsCall.length ? median(r.vsCall) : undefined, 2, 9)}${fixed(r.cpuVsCall.length ? median(r.cpuVsCall) : undefined, 2, 9)}${fixed(median(r.vsMrtr), 2, 9)}${String(failed).padStart(8)}`,
   )
 }
 console.log(
-  'ops/s: calls (plain) or completed round trips (ask + answer); ratios are to the plain call and to the unguarded round trip at the same concurrency.',
+  'ops/s: calls (plain) or completed round trips (ask + answer). vs call and vs mrtr: ops/s over the plain call and over the unguarded round trip at the same concurrency; cpu×call: server CPU per operation over the plain call’s; each the median of the repetitions’ own ratios.',
 )
-if (failures > 0 || rows.some((r) => r.non2xx + r.errors > 0)) {
+if (rows.some((r) => r.samples.some((s) => s.failed > 0))) {
   console.error(
-    `mrtr bench: ${failures} answers were not the confirmed result, or requests failed: the numbers are not valid`,
+    'mrtr bench: some answers were not the confirmed result, or requests failed: the numbers are not valid',
   )
   process.exit(1)
 }

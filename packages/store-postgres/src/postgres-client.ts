@@ -4,6 +4,7 @@
  * statements are all time-bounded. The time limit on a call and the option checks are core's
  * (`withTimeout`, `positiveInteger` from `@tessera/core/ports`).
  */
+import { createHash } from 'node:crypto'
 import pg from 'pg'
 
 /**
@@ -37,4 +38,26 @@ export function sqlIdentifier(name: string, what: string, maxLength = 63): strin
   const pattern = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${maxLength - 1}}$`)
   if (typeof name !== 'string' || !pattern.test(name)) throw new TypeError(`invalid ${what} name: ${name}`)
   return name
+}
+
+/** A statement PostgreSQL parses and plans once per connection, then runs by name. */
+export interface PreparedStatement {
+  readonly name: string
+  readonly text: string
+}
+
+/**
+ * Names `texts` as prepared statements of one table. The name carries a digest of the table's name,
+ * so the statements of two tables on one pool never share a name (PostgreSQL would truncate a
+ * long table name past 63 bytes, and two could meet).
+ */
+export function prepared<K extends string>(
+  owner: string,
+  table: string,
+  texts: Record<K, string>,
+): Record<K, PreparedStatement> {
+  const tag = createHash('sha256').update(table).digest('hex').slice(0, 16)
+  const out = {} as Record<K, PreparedStatement>
+  for (const key of Object.keys(texts) as K[]) out[key] = { name: `${owner}_${key}_${tag}`, text: texts[key] }
+  return out
 }

@@ -19,7 +19,7 @@ import {
   withStoreTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, sqlIdentifier } from './postgres-client.ts'
+import { createPool, type PreparedStatement, prepared, sqlIdentifier } from './postgres-client.ts'
 
 export interface PostgresReplayStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -51,6 +51,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   const owned = options.pool === undefined
   const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresReplayStore')
   const sql = statements(`"${table}"`)
+  const named = prepared('tessera_replay', table, sql.calls)
   let claimsSinceSweep = 0
   let sweeping: Promise<unknown> = Promise.resolve()
   let ready: Promise<void> | undefined
@@ -68,13 +69,14 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
   }
 
   // A closed store refuses even on a pool that stays open (a borrowed or shared one).
+  // Every call is a prepared statement: the claim's statement is planned once per connection.
   const query = async <R extends pg.QueryResultRow>(
-    text: string,
+    statement: PreparedStatement,
     values: unknown[],
   ): Promise<pg.QueryResult<R>> => {
     if (closed) throw new Error('postgres replay store is not open')
     await ensureTable()
-    return pool.query<R>(text, values)
+    return pool.query<R>({ name: statement.name, text: statement.text, values })
   }
 
   const bounded = <T>(operation: string, body: () => Promise<T>): Promise<T> =>
@@ -91,11 +93,11 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
     const fence = newFence()
     const values = [key, what, fence, leaseMs, ttlMs, deadline, epoch ?? null]
     type Claimed = { on_time: boolean; same_epoch: boolean; taken: boolean; previous: string | null }
-    const [row] = (await query<Claimed>(sql.claim, values)).rows
+    const [row] = (await query<Claimed>(named.claim, values)).rows
     if (row?.on_time === false) return { kind: 'late' }
     if (row?.same_epoch === false) return { kind: 'stale' }
     if (row?.taken) return row.previous ? claimed(fence, true) : claimed(fence, false)
-    const existing = (await query<Existing>(sql.existing, [key])).rows[0]
+    const existing = (await query<Existing>(named.existing, [key])).rows[0]
     // Released or expired between the two statements: the claim is worth another try.
     if (!existing || (existing.status === 'in_progress' && !existing.live)) return undefined
     if (existing.status === 'done')
@@ -105,7 +107,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
 
   const sweepNow = (): void => {
     claimsSinceSweep = 0
-    sweeping = bounded('sweep', () => query(sql.sweep, [])).catch(() => undefined)
+    sweeping = bounded('sweep', () => query(named.sweep, [])).catch(() => undefined)
   }
 
   return {
@@ -128,22 +130,25 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
         // A statement that lost the race to make the row may not see it (its snapshot is older):
         // the next statement does.
         for (let attempt = 0; attempt < 3; attempt++) {
-          const [row] = (await query<{ epoch: string }>(sql.epoch, [newEpoch()])).rows
+          const [row] = (await query<{ epoch: string }>(named.epoch, [newEpoch()])).rows
           if (row !== undefined) return row.epoch
         }
         throw new Error('the epoch row could not be read')
       }),
     renew: (key, fence, leaseMs) =>
-      bounded('renew', async () => (await query(sql.renew, [key, fence, Math.ceil(leaseMs)])).rowCount === 1),
+      bounded(
+        'renew',
+        async () => (await query(named.renew, [key, fence, Math.ceil(leaseMs)])).rowCount === 1,
+      ),
     complete: (key, fence, outcome) =>
-      bounded('complete', async () => (await query(sql.complete, [key, fence, outcome])).rowCount === 1),
+      bounded('complete', async () => (await query(named.complete, [key, fence, outcome])).rowCount === 1),
     release: (key, fence) =>
       bounded('release', async () => {
-        await query(sql.release, [key, fence])
+        await query(named.release, [key, fence])
       }),
     inspect: (key) =>
       bounded('inspect', async (): Promise<ReplayRecordView | undefined> => {
-        const row = (await query<Existing>(sql.inspect, [key])).rows[0]
+        const row = (await query<Existing>(named.inspect, [key])).rows[0]
         if (!row) return undefined
         if (row.status === 'done') return { status: 'done', what: row.what, outcome: row.outcome ?? '' }
         return { status: row.live ? 'in_progress' : 'abandoned', what: row.what }
@@ -179,18 +184,19 @@ function statements(t: string) {
         previous text
       );
       CREATE INDEX IF NOT EXISTS "${name}_expires_at" ON ${t} (expires_at);`,
-    // A row of the records' own table that never expires (so no sweep takes it), made once.
-    epoch: `WITH made AS (
+    calls: {
+      // A row of the records' own table that never expires (so no sweep takes it), made once.
+      epoch: `WITH made AS (
         INSERT INTO ${t} (key, what, status, fence, lease_until, expires_at, outcome)
         VALUES ('${EPOCH_KEY}', 'epoch', 'done', '', 'infinity', 'infinity', $1)
         ON CONFLICT (key) DO NOTHING RETURNING outcome
       )
       SELECT outcome AS epoch FROM made UNION ALL SELECT outcome FROM ${t} WHERE key = '${EPOCH_KEY}' LIMIT 1`,
-    // Runs only when the existing row is past its ttl or its lease: the row lock makes that check
-    // and the takeover atomic. The gate holds the caller's deadline ($6, epoch ms) against the
-    // server's clock as the statement runs (clock_timestamp(), not the transaction's now()), so a
-    // claim that waited on a stalled server or a lock past its deadline writes nothing.
-    claim: `WITH gate AS (
+      // Runs only when the existing row is past its ttl or its lease: the row lock makes that check
+      // and the takeover atomic. The gate holds the caller's deadline ($6, epoch ms) against the
+      // server's clock as the statement runs (clock_timestamp(), not the transaction's now()), so a
+      // claim that waited on a stalled server or a lock past its deadline writes nothing.
+      claim: `WITH gate AS (
         SELECT clock_timestamp() <= to_timestamp($6::double precision / 1000) AS on_time,
           $7::text IS NULL OR EXISTS (SELECT 1 FROM ${t} WHERE key = '${EPOCH_KEY}' AND outcome = $7::text) AS same_epoch
       ), taken AS (
@@ -206,13 +212,14 @@ function statements(t: string) {
       SELECT gate.on_time, gate.same_epoch, EXISTS (SELECT 1 FROM taken) AS taken,
         (SELECT previous FROM taken) AS previous
       FROM gate`,
-    existing: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t}
+      existing: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t}
       WHERE key = $1 AND expires_at > now()`,
-    renew: `UPDATE ${t} SET lease_until = now() + ${ms('$3')}, expires_at = greatest(expires_at, now() + ${ms('$3')})
+      renew: `UPDATE ${t} SET lease_until = now() + ${ms('$3')}, expires_at = greatest(expires_at, now() + ${ms('$3')})
       WHERE key = $1 AND fence = $2 AND status = 'in_progress' AND expires_at > now()`,
-    complete: `UPDATE ${t} SET status = 'done', outcome = $3 WHERE key = $1 AND fence = $2 AND expires_at > now()`,
-    release: `DELETE FROM ${t} WHERE key = $1 AND fence = $2`,
-    inspect: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t} WHERE key = $1 AND expires_at > now()`,
-    sweep: `DELETE FROM ${t} WHERE expires_at <= now()`,
+      complete: `UPDATE ${t} SET status = 'done', outcome = $3 WHERE key = $1 AND fence = $2 AND expires_at > now()`,
+      release: `DELETE FROM ${t} WHERE key = $1 AND fence = $2`,
+      inspect: `SELECT status, what, outcome, lease_until > now() AS live FROM ${t} WHERE key = $1 AND expires_at > now()`,
+      sweep: `DELETE FROM ${t} WHERE expires_at <= now()`,
+    },
   }
 }

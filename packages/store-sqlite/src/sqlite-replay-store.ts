@@ -3,7 +3,8 @@
  * A ReplayStore in one SQLite file, shared by every process on one host. WAL lets readers
  * proceed while a claim writes; `BEGIN IMMEDIATE` takes the write lock before the check,
  * so check-and-claim is one step across processes; busy_timeout makes a contender wait
- * for that lock (microseconds in practice) instead of failing.
+ * for that lock (microseconds in practice) instead of failing. The writes of one turn of the
+ * event loop share one transaction and one sync (see sqlite-group-commit.ts).
  */
 import {
   assertClaimArguments,
@@ -19,6 +20,7 @@ import {
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
 import { type DatabaseOptions, IDENTIFIER, type StoreDatabase, storeDatabase } from './sqlite-database.ts'
+import { groupCommit } from './sqlite-group-commit.ts'
 
 export interface SqliteReplayStoreOptions extends DatabaseOptions {
   /** Table name (letters, digits, underscore). Default `tessera_replay`. */
@@ -53,30 +55,37 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   let claimsSinceSweep = 0
   let closed = false
 
-  const claimTransaction = db.transaction(
-    (key: string, what: string, leaseMs: number, ttlMs: number, conditions: ClaimConditions | undefined) => {
-      const now = Date.now()
-      // Inside the write lock: a claim that waited for it past its deadline writes nothing.
-      if (pastDeadline(conditions?.deadline, now)) return { kind: 'late' } as const
-      const epoch = conditions?.epoch
-      if (
-        epoch !== undefined &&
-        (sql.epoch.get(EPOCH_KEY) as { outcome: string } | undefined)?.outcome !== epoch
-      ) {
-        return { kind: 'stale' } as const
-      }
-      const row = sql.select.get(key) as Row | undefined
-      const live = row && row.expires_at > now ? row : undefined
-      if (live?.status === 'done')
-        return { kind: 'done', what: live.what, outcome: live.outcome ?? '' } as const
-      if (live && live.lease_until > now) return { kind: 'in_progress', what: live.what } as const
-      const fence = newFence()
-      sql.upsert.run(key, what, fence, now + leaseMs, now + Math.max(ttlMs, leaseMs))
-      return live
-        ? ({ kind: 'claimed', fence, previous: 'abandoned' } as const)
-        : ({ kind: 'claimed', fence } as const)
-    },
-  )
+  const commit = groupCommit(db, toStoreError)
+
+  // Runs inside the group's transaction, under the write lock: the check and the claim are one step.
+  const claimRecord = (
+    key: string,
+    what: string,
+    leaseMs: number,
+    ttlMs: number,
+    conditions: ClaimConditions | undefined,
+  ): ClaimResult => {
+    const now = Date.now()
+    // Inside the write lock: a claim that waited for it past its deadline writes nothing.
+    if (pastDeadline(conditions?.deadline, now)) return { kind: 'late' } as const
+    const epoch = conditions?.epoch
+    if (
+      epoch !== undefined &&
+      (sql.epoch.get(EPOCH_KEY) as { outcome: string } | undefined)?.outcome !== epoch
+    ) {
+      return { kind: 'stale' } as const
+    }
+    const row = sql.select.get(key) as Row | undefined
+    const live = row && row.expires_at > now ? row : undefined
+    if (live?.status === 'done')
+      return { kind: 'done', what: live.what, outcome: live.outcome ?? '' } as const
+    if (live && live.lease_until > now) return { kind: 'in_progress', what: live.what } as const
+    const fence = newFence()
+    sql.upsert.run(key, what, fence, now + leaseMs, now + Math.max(ttlMs, leaseMs))
+    return live
+      ? ({ kind: 'claimed', fence, previous: 'abandoned' } as const)
+      : ({ kind: 'claimed', fence } as const)
+  }
 
   // A row of the records' own table, so whatever loses the records (a new file, a dropped or
   // emptied table) loses the epoch with them; made once, and never swept (it never expires).
@@ -94,33 +103,38 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
       return Promise.reject(toStoreError(operation, error))
     }
   }
+  const write = <T>(operation: string, body: () => T): Promise<T> =>
+    closed
+      ? Promise.reject(toStoreError(operation, new Error('sqlite replay store is not open')))
+      : commit.write(operation, body)
 
   return {
     async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
       assertClaimArguments(key, leaseMs, ttlMs, conditions)
-      return guarded('claim', () => {
-        if (++claimsSinceSweep >= sweepEvery) {
-          claimsSinceSweep = 0
-          sql.sweep.run(Date.now())
-        }
-        return claimTransaction.immediate(key, what, leaseMs, ttlMs, conditions)
+      const sweep = ++claimsSinceSweep >= sweepEvery
+      if (sweep) claimsSinceSweep = 0
+      return write('claim', () => {
+        if (sweep) sql.sweep.run(Date.now())
+        return claimRecord(key, what, leaseMs, ttlMs, conditions)
       })
     },
     renew: (key, fence, leaseMs) =>
-      guarded('renew', () => {
+      write('renew', () => {
         const now = Date.now()
         return sql.renew.run({ leaseUntil: now + leaseMs, key, fence, now }).changes === 1
       }),
     complete: (key, fence, outcome) =>
-      guarded('complete', () => sql.complete.run({ outcome, key, fence, now: Date.now() }).changes === 1),
+      write('complete', () => sql.complete.run({ outcome, key, fence, now: Date.now() }).changes === 1),
     release: (key, fence) =>
-      guarded('release', () => {
+      write('release', () => {
         sql.release.run(key, fence)
       }),
     epoch: () => guarded('epoch', () => epochTransaction.immediate()),
     inspect: (key) => guarded('inspect', () => view(sql.select.get(key) as Row | undefined, Date.now())),
     async close() {
       closed = true
+      // The writes already asked for commit (or fail) before the handle goes.
+      if (db.open) commit.flush()
       if (owned && db.open) db.close()
     },
   }

@@ -6,10 +6,10 @@
  * that claim run in the session. `notifications/cancelled` stops the request it names and ends
  * a listen subscription; closing the connection ends the subscriptions and waits for the rest.
  */
-import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../errors.ts'
 import type { InboundMessage, JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import { hasModernClaim } from '../protocol/modern/request-meta.ts'
+import { randomId } from '../security/random.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
 import type { Session } from './handshake/session.ts'
@@ -22,7 +22,7 @@ import type { ServerCore } from './server-core.ts'
 export type MessageWriter = (message: JsonObject | string) => void
 
 export class MessageConnection {
-  private readonly scope = `connection-${randomBytes(9).toString('base64url')}`
+  private readonly scope = `connection-${randomId(9)}`
   private readonly inflight = new InflightRequests()
   private readonly pending = new Set<Promise<void>>()
   /** Cancels each listen subscription still open. */

@@ -9,8 +9,8 @@
  * sequence number, the event), one validation of what arrives, one echo filter, and delivery that
  * a throwing listener cannot break. Each bus only moves the text.
  */
-import { randomBytes } from 'node:crypto'
 import type { JsonObject, JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
+import { randomId } from '../security/random.ts'
 
 export type ServerEvent =
   | { type: 'tools/list_changed' }
@@ -77,7 +77,7 @@ interface BusMessage {
 }
 
 export function createBusRelay(options: BusRelayOptions): BusRelay {
-  const origin = randomBytes(9).toString('base64url')
+  const origin = randomId(9)
   const listeners = new Set<ServerEventListener>()
   let seq = 0
   const report = (error: unknown) => {

@@ -3,8 +3,8 @@
  * Opaque list cursors. A cursor names an offset and carries a check digest, so a forged or
  * stale-format cursor is -32602 (never a crash, never a silently wrong page).
  */
-import { createHash } from 'node:crypto'
 import { TesseraError } from '../errors.ts'
+import { sha256Base64url } from '../security/sha256.ts'
 
 export interface Page<T> {
   items: T[]
@@ -39,7 +39,7 @@ function decodeCursor(list: string, cursor: unknown): number {
 
 /** Not a secret: it only makes cursors self-checking and list-specific. */
 function check(list: string, offset: number): string {
-  return createHash('sha256').update(`tessera-cursor:${list}:${offset}`).digest('base64url').slice(0, 8)
+  return sha256Base64url(`tessera-cursor:${list}:${offset}`).slice(0, 8)
 }
 
 function invalidCursor(): TesseraError {

@@ -159,7 +159,13 @@ function assertPositive(name: string, value: number): void {
 
 /** Every store call is bounded, and a store that throws synchronously counts as unavailable too. */
 function callStore<T>(settings: Settings, operation: string, call: () => Promise<T>): Promise<T> {
-  const pending = withStoreTimeout(operation, Promise.resolve().then(call), settings.timeoutMs)
+  let called: Promise<T>
+  try {
+    called = call()
+  } catch (error) {
+    called = Promise.reject(error)
+  }
+  const pending = withStoreTimeout(operation, called, settings.timeoutMs)
   const observe = settings.observe
   if (observe === undefined) return pending
   const started = performance.now()

@@ -6,8 +6,8 @@
  * random fence per claim keeps a late executor from touching a newer claim's record.
  */
 
-import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
+import { randomId } from '../random.ts'
 
 /**
  * Answer to a claim: the caller runs the work only on `claimed`. Nothing is written on `late`
@@ -103,18 +103,34 @@ export function toStoreError(operation: string, cause: unknown): SingleUseStoreE
 
 /** Rejects with an Error naming `operation` when `promise` does not settle within `ms`. */
 export function withTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${operation} timed out after ${ms} ms`)), ms)
-    timer.unref()
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+  return settleWithin(operation, promise, ms, (error) => error)
 }
 
 /** Rejects with a SingleUseStoreError when `promise` fails or does not settle within `ms`. */
 export function withStoreTimeout<T>(operation: string, promise: Promise<T>, ms: number): Promise<T> {
-  return withTimeout(operation, promise, ms).catch((error: unknown) => {
-    throw toStoreError(operation, error)
+  return settleWithin(operation, promise, ms, (error) => toStoreError(operation, error))
+}
+
+// One promise and one timer per call: every store call of a guarded answer passes through here.
+function settleWithin<T>(
+  operation: string,
+  promise: Promise<T>,
+  ms: number,
+  failure: (error: unknown) => unknown,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(failure(new Error(`${operation} timed out after ${ms} ms`))), ms)
+    timer.unref()
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(failure(error))
+      },
+    )
   })
 }
 
@@ -139,7 +155,7 @@ export function assertClaimArguments(
 
 /** A new epoch: 96 random bits. */
 export function newEpoch(): string {
-  return randomBytes(12).toString('base64url')
+  return randomId(12)
 }
 
 /** Most of a timeout a claim's deadline comes before it (a quarter of it when shorter). */
@@ -163,5 +179,5 @@ export function pastDeadline(deadline: number | undefined, now: number): boolean
 
 /** A fresh fence: 128 random bits, so a stale executor cannot guess a newer claim's fence. */
 export function newFence(): string {
-  return randomBytes(16).toString('base64url')
+  return randomId(16)
 }

@@ -7,7 +7,7 @@
  * enter it, so honest retries keep binding alike.
  */
 
-import { createHash } from 'node:crypto'
+import { sha256Base64url } from '../sha256.ts'
 import { canonicalJson } from './canonical-json.ts'
 
 /** Who is calling, as the transport's authenticator established it. */
@@ -89,7 +89,7 @@ export const unboundBinder: Binder = (input) => bound([DOMAIN, 'unbound', input.
  * @example digestArguments({ b: 1, a: 2 }) === digestArguments({ a: 2, b: 1 }) // true
  */
 export function digestArguments(value: unknown): string {
-  return sha256(canonicalJson(value))
+  return sha256Base64url(canonicalJson(value))
 }
 
 type PrincipalParts = readonly (string | null)[]
@@ -122,11 +122,7 @@ function argsOf(method: string, params: Record<string, unknown> | undefined): st
 
 // A JSON array of strings and nulls has one reading, whatever characters the values hold.
 function bound(parts: readonly unknown[]): BindingResult {
-  return { ok: true, binding: sha256(JSON.stringify(parts)) }
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('base64url')
+  return { ok: true, binding: sha256Base64url(JSON.stringify(parts)) }
 }
 
 function isNonEmpty(value: unknown): value is string {

@@ -14,14 +14,8 @@
  * forgery ('binding' vs 'mac') once the token has been authenticated.
  */
 
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHmac,
-  type KeyObject,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto'
+import { pooledRandomBytes } from '../random.ts'
 import { decodeBase64url, encodeBase64url } from './base64url.ts'
 import { createKeyRing, type DerivedKey, isValidKeyId, type StateKey } from './key-ring.ts'
 
@@ -118,7 +112,7 @@ export function createRequestStateCodec(options: RequestStateCodecOptions): Requ
     const key = ring.primary
     const iat = Math.floor(clock())
     if (!Number.isSafeInteger(iat)) throw new TypeError('clock must return epoch milliseconds')
-    const nonce = encodeBase64url(randomBytes(NONCE_BYTES))
+    const nonce = encodeBase64url(pooledRandomBytes(NONCE_BYTES))
     const bind = encodeBase64url(bindTag(key.bindKey, nonce, binding))
     const claims = JSON.stringify({ iat, exp: iat + ttlSeconds * 1000, nonce, bind, payload })
     const token = format.seal(key, mintHeader, claims)
@@ -204,7 +198,7 @@ function formatFor(mode: StateMode): TokenFormat {
 const sealedFormat: TokenFormat = {
   prefix: 'tss1.',
   seal(key, header, claims) {
-    const iv = randomBytes(IV_BYTES)
+    const iv = pooledRandomBytes(IV_BYTES)
     const cipher = createCipheriv(GCM, key.sealKey, iv, { authTagLength: GCM_TAG_BYTES })
     cipher.setAAD(Buffer.from(header, 'latin1'))
     const body = Buffer.concat([iv, cipher.update(claims, 'utf8'), cipher.final(), cipher.getAuthTag()])

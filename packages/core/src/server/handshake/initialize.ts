@@ -4,11 +4,11 @@
  * version is echoed; anything else gets the newest of them; 2026-07-28 is never offered
  * here because that revision has no handshake.
  */
-import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import type { Implementation } from '../../protocol/modern/request-meta.ts'
+import { randomId } from '../../security/random.ts'
 import type { ServerCore } from '../server-core.ts'
 import type { SessionRecord } from './session-store.ts'
 
@@ -46,7 +46,7 @@ export function newSession(
   const version = negotiateVersion(core, init.protocolVersion)
   const session: SessionRecord = {
     // 192 random bits, base64url: visible ASCII as the spec requires, and unguessable.
-    id: randomBytes(24).toString('base64url'),
+    id: randomId(24),
     protocolVersion: version,
     clientCapabilities: init.capabilities,
     clientInfo: init.clientInfo,

@@ -4,9 +4,9 @@
  * `roots/list`): each gets a fresh id, waits for the client's response with a timeout, and gives
  * up when the call that sent it is cancelled. Responses are matched per session, never by id alone.
  */
-import { randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcResponseIn } from '../../protocol/jsonrpc/message.ts'
+import { randomId } from '../../security/random.ts'
 
 /** A request to the client got no usable answer: it timed out, was cancelled, or was refused. */
 export class ClientRequestError extends TesseraError {
@@ -39,7 +39,7 @@ export class OutboundRequests {
   ): Promise<JsonObject> {
     // Unguessable ids: with several instances an answer that reaches the wrong one must be lost,
     // never taken as the answer to another instance's question.
-    const id = `s-${randomBytes(12).toString('base64url')}`
+    const id = `s-${randomId(12)}`
     const key = `${sessionId}\u0000${id}`
     return new Promise<JsonObject>((resolve, reject) => {
       const done = () => {

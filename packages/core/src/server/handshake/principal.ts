@@ -3,8 +3,8 @@
  * The identity a handshake-era session is bound to. A leaked session id must not be usable by
  * another principal, so every request's principal is compared with the one that opened it.
  */
-import { createHash } from 'node:crypto'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { sha256Base64url } from '../../security/sha256.ts'
 
 /**
  * The key of `auth`: issuer, client and subject (never the token, so a refresh keeps the session).
@@ -15,5 +15,5 @@ export function principalKey(auth: AuthInfo | undefined): string | undefined {
   if (auth === undefined) return 'anonymous'
   if (typeof auth.subject !== 'string' || auth.subject === '') return undefined
   const parts = JSON.stringify([auth.issuer ?? null, auth.clientId ?? null, auth.subject ?? null])
-  return createHash('sha256').update(parts).digest('base64url')
+  return sha256Base64url(parts)
 }

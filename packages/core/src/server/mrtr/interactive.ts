@@ -6,9 +6,9 @@
  * ask into an `InputRequiredResult` with a freshly sealed state. A refused question is never asked
  * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
-import { createHash } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { sha256Base64url } from '../../security/sha256.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { ServerCore } from '../server-core.ts'
 import {
@@ -22,7 +22,7 @@ import {
 import { assertDeclared, swallowedAsk } from './ask-checks.ts'
 import { AskSignal } from './ask-signal.ts'
 import type { InputRequest } from './input-requests.ts'
-import { isRoundPayload, questionDigest, type RoundPayload, RoundState } from './round-state.ts'
+import { isRoundPayload, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
 export interface InteractiveCall<R> {
@@ -159,7 +159,7 @@ async function guarded<R>(
 
 /** What a handler stores with its side effect: derived from the nonce, so it names the answer without revealing the nonce. */
 function idempotencyKeyOf(nonce: string): string {
-  return createHash('sha256').update('tessera idempotency key\0').update(nonce).digest('base64url')
+  return sha256Base64url(`tessera idempotency key\0${nonce}`)
 }
 
 function isWire(value: unknown): value is InputRequiredWire {
@@ -201,7 +201,7 @@ async function ask<R>(
   const binding = knownBinding ?? call.core.state.bind(call.method, call.params, call.init.exchange.auth)
   const payload: RoundPayload = {
     r: round.round + 1,
-    q: keys.map((key) => [key, questionDigest(signal.requests[key]!)]),
+    q: keys.map((key) => [key, round.digestOf(key, signal.requests[key]!)]),
     g: round.gathered(),
   }
   const first = round.payload?.s ?? call.core.telemetry.carry()

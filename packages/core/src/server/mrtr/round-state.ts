@@ -6,8 +6,8 @@
  * pinned to its key and to a digest of its question, so a reworded question asks again and a
  * reordered handler still finds each answer under its own key.
  */
-import { createHash } from 'node:crypto'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
+import { sha256Base64url } from '../../security/sha256.ts'
 import type { CarriedSpan } from '../telemetry/carried-span.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
@@ -48,6 +48,8 @@ export class RoundState {
   private refused: Set<string> | undefined
   private recordedByKey: Map<string, RecordedAnswer> | undefined
   private askedByKey: Map<string, string> | undefined
+  /** The digests of the questions this run looked up, for the state its ask mints. */
+  private digestsByKey: Map<string, { request: InputRequest; digest: string }> | undefined
   /** The ask this run threw, until the pipeline takes it: set after a normal return, it was swallowed. */
   pendingAsk: AskSignal | undefined
 
@@ -74,6 +76,8 @@ export class RoundState {
   /** Finds the answer to `request` under `key`: recorded in an earlier round, or sent with this request. */
   lookup(key: string, request: InputRequest): AnswerLookup {
     const digest = questionDigest(request)
+    this.digestsByKey ??= new Map()
+    this.digestsByKey.set(key, { request, digest })
     const earlier = this.recorded.get(key)
     let raw: unknown
     if (earlier !== undefined && earlier.d === digest) {
@@ -95,6 +99,15 @@ export class RoundState {
       this.refused.add(key)
     }
     return { found: true, answer: read.answer }
+  }
+
+  /**
+   * The digest of the question asked under `key`: the one its lookup computed when it is the same
+   * question object (an ask looks up every question it throws), otherwise computed now.
+   */
+  digestOf(key: string, request: InputRequest): string {
+    const looked = this.digestsByKey?.get(key)
+    return looked?.request === request ? looked.digest : questionDigest(request)
   }
 
   /** What the next state records: the answers this run consumed, in order. */
@@ -122,7 +135,7 @@ export class RoundState {
 }
 
 export function questionDigest(request: InputRequest): string {
-  return createHash('sha256').update(canonicalJson(request)).digest('base64url').slice(0, 22)
+  return sha256Base64url(canonicalJson(request)).slice(0, 22)
 }
 
 export function isRoundPayload(value: unknown): value is RoundPayload {

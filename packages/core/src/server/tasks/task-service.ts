@@ -6,10 +6,11 @@
  * worker's lease ran out is failed by whoever reads it first: a dead worker's task never stays
  * `working`, and the late worker, should it wake, can no longer write.
  */
-import { createHash, randomBytes } from 'node:crypto'
 import { TesseraError } from '../../errors.ts'
+import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { sha256Base64url } from '../../security/sha256.ts'
 import { principalKey } from '../handshake/principal.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationBus } from '../notification-bus.ts'
@@ -79,8 +80,8 @@ export class TaskService {
    * answer's nonce, so a duplicate of the answer names the same task before it is even stored.
    */
   newId(nonce?: string): string {
-    if (nonce === undefined) return randomBytes(24).toString('base64url')
-    return createHash('sha256').update(`tessera/task\0${nonce}`).digest('base64url').slice(0, 32)
+    if (nonce === undefined) return randomId(24)
+    return sha256Base64url(`tessera/task\0${nonce}`).slice(0, 32)
   }
 
   /** A working task, leased to this process from now. */

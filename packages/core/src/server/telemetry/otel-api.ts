@@ -1,9 +1,12 @@
 /**
  * @module otel-api
- * `@opentelemetry/api`, when the application installed it (an optional peer dependency). It is
- * loaded once, synchronously; without it every span and metric is skipped. The API keeps its
- * registrations on a process-wide symbol, so the SDK an application registers through its own
- * import of the package is the one seen here.
+ * `@opentelemetry/api`, when the application installed it (an optional peer dependency) and
+ * something registered with it. The API keeps its registrations (tracer and meter providers,
+ * context manager, propagator) on a process-wide symbol, so the SDK an application registers
+ * through its own import of the package is the one seen here. Until that symbol exists every call
+ * of the API is a no-op, so the package is not loaded before then: a server without an SDK starts
+ * without it (loading it is a tenth of the startup), and one whose SDK registers later loads it
+ * on the first request after that, synchronously.
  *
  * The types below are the part of the API Tessera calls, written out here so that no declaration
  * file of `@tessera/core` names the optional package: a project without it type-checks.
@@ -90,12 +93,19 @@ export interface OtelApi {
   createNoopMeter(): Meter
 }
 
-function load(): OtelApi | undefined {
-  try {
-    return createRequire(import.meta.url)('@opentelemetry/api') as OtelApi
-  } catch {
-    return undefined
-  }
-}
+/** Where API version 1 keeps its registrations: absent until the first one. */
+const REGISTRATIONS = Symbol.for('opentelemetry.js.api.1')
+/** null until loaded; undefined when the package is not installed. */
+let loaded: OtelApi | undefined | null = null
 
-export const otel: OtelApi | undefined = load()
+/** The API once anything registered with it; undefined before that, or when it is not installed. */
+export function otelApi(): OtelApi | undefined {
+  if (loaded !== null) return loaded
+  if ((globalThis as Record<symbol, unknown>)[REGISTRATIONS] === undefined) return undefined
+  try {
+    loaded = createRequire(import.meta.url)('@opentelemetry/api') as OtelApi
+  } catch {
+    loaded = undefined
+  }
+  return loaded
+}

@@ -20,14 +20,14 @@ import {
   type Meter,
   type ObservableCallback,
   type ObservableGauge,
-  otel,
+  otelApi,
   type Span,
   type Tracer,
 } from './otel-api.ts'
 
 const SCOPE = '@tessera/core'
 /** Where the active context keeps the request's own server span (steps below it have their own). */
-const REQUEST_SPAN = otel?.createContextKey('tessera.request-span')
+const REQUEST_SPAN = Symbol.for('tessera.request-span')
 const INTERNAL_KIND = 0
 const SERVER_KIND = 1
 const CLIENT_KIND = 2
@@ -74,6 +74,7 @@ export class RequestSpan {
 
   /** Runs `work` with this span as the active one, so the steps below it are its children. */
   run<T>(work: () => Promise<T>): Promise<T> {
+    const otel = otelApi()
     if (otel === undefined || this.#context === undefined) return work()
     return otel.context.with(this.#context, work)
   }
@@ -116,14 +117,29 @@ export class RequestSpan {
 let IDLE: RequestSpan
 
 export class Telemetry {
-  readonly #tracer: Tracer | undefined
+  readonly #enabled: boolean
+  readonly #version: string
+  /** null until the API is there to give one. */
+  #tracerOfApi: Tracer | null = null
   #instruments: Instruments | undefined | null
   #countSessions: (() => Promise<number>) | undefined
 
   /** `enabled: false` records nothing, whatever SDK the application registered. */
   constructor(version: string, enabled = true) {
-    this.#tracer = enabled ? otel?.trace.getTracer(SCOPE, version) : undefined
+    this.#enabled = enabled
+    this.#version = version
     this.#instruments = enabled ? null : undefined
+  }
+
+  /** The tracer, once the API is loaded (a proxy that records once an SDK registers). */
+  get #tracer(): Tracer | undefined {
+    if (!this.#enabled) return undefined
+    if (this.#tracerOfApi === null) {
+      const otel = otelApi()
+      if (otel === undefined) return undefined
+      this.#tracerOfApi = otel.trace.getTracer(SCOPE, this.#version)
+    }
+    return this.#tracerOfApi
   }
 
   /**
@@ -132,6 +148,7 @@ export class Telemetry {
    */
   get instruments(): Instruments | undefined {
     if (this.#instruments !== null) return this.#instruments
+    const otel = otelApi()
     const meter = otel?.metrics.getMeter(SCOPE)
     if (
       otel === undefined ||
@@ -220,6 +237,7 @@ export class Telemetry {
     if (target.tool !== undefined) attributes['gen_ai.tool.name'] = target.tool
     if (target.prompt !== undefined) attributes['gen_ai.prompt.name'] = target.prompt
     const tracer = this.#tracer
+    const otel = otelApi()
     if (otel === undefined || tracer === undefined || !tracing)
       return new RequestSpan(undefined, undefined, attributes)
     const parent = parentContext(input.params, input.headers)
@@ -234,7 +252,7 @@ export class Telemetry {
     if (input.sessionId !== undefined) span.setAttribute('mcp.session.id', input.sessionId)
     if (target.uri !== undefined) span.setAttribute('mcp.resource.uri', target.uri)
     if (input.method === 'tools/call') span.setAttribute('gen_ai.operation.name', 'execute_tool')
-    const context = otel.trace.setSpan(parent, span).setValue(REQUEST_SPAN!, span)
+    const context = otel.trace.setSpan(parent, span).setValue(REQUEST_SPAN, span)
     return new RequestSpan(span, context, attributes)
   }
 
@@ -244,6 +262,7 @@ export class Telemetry {
    */
   step<T>(name: string, work: () => T, options?: { client?: boolean }): T {
     const tracer = this.#tracer
+    const otel = otelApi()
     if (otel === undefined || tracer === undefined || otel.trace.getActiveSpan()?.isRecording() !== true) {
       return work()
     }
@@ -340,7 +359,7 @@ export class Telemetry {
 
 /** The active span's ids, when one is recording. */
 export function traceIds(): { traceId: string; spanId: string } | undefined {
-  const span = otel?.trace.getActiveSpan()
+  const span = otelApi()?.trace.getActiveSpan()
   if (span === undefined || !span.isRecording()) return undefined
   const { traceId, spanId } = span.spanContext()
   return { traceId, spanId }
@@ -350,12 +369,13 @@ IDLE = new RequestSpan(undefined, undefined, {})
 
 /** Whether an SDK registered a tracer provider (the global proxy's delegate is not the no-op one). */
 function tracerRegistered(): boolean {
-  const delegate = otel?.trace.getTracerProvider().getDelegate?.()
+  const delegate = otelApi()?.trace.getTracerProvider().getDelegate?.()
   return delegate === undefined || delegate.constructor.name !== 'NoopTracerProvider'
 }
 
 function requestSpan(): Span | undefined {
-  if (otel === undefined || REQUEST_SPAN === undefined) return undefined
+  const otel = otelApi()
+  if (otel === undefined) return undefined
   return otel.context.active().getValue(REQUEST_SPAN) as Span | undefined
 }
 
@@ -378,7 +398,7 @@ function targetOf(
 
 /** The caller's trace context: from `_meta` (the MCP convention), else from the HTTP header. */
 function parentContext(params: JsonObject | undefined, headers: HeaderView | undefined): Context {
-  const api = otel!
+  const api = otelApi()!
   const meta = metaOf(params)
   const carrier: Record<string, string> = {}
   if (typeof meta?.traceparent === 'string') {

@@ -5,10 +5,10 @@
  * from then on every message is written to the event store first, under an id that names the
  * stream, so a client that lost the connection resumes with `Last-Event-ID` and misses nothing.
  */
-import { randomBytes } from 'node:crypto'
 import { SuccessStatus } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { randomId } from '../../security/random.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { type EventStore, type Exchange, encodeReply, type ResponseReply } from '../../server/door.ts'
 import { type ReplyWriter, SSE_HEADERS, type SseWriter } from './reply-writer.ts'
@@ -24,7 +24,7 @@ export function eventFrame(id: string, message: JsonObject | undefined): string 
 
 /** A fresh stream of a session: its id starts with the session's, so a resume names its owner. */
 export function newStreamId(sessionId: string, kind = 'post'): string {
-  return `${sessionId}.${kind}-${randomBytes(9).toString('base64url')}`
+  return `${sessionId}.${kind}-${randomId(9)}`
 }
 
 export class HandshakeHttpExchange implements Exchange {
