@@ -39,6 +39,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     .argument('<entry>', 'the server file (TypeScript or JavaScript)')
     .option('-p, --port <port>', 'passed to the server as PORT')
     .option('--log-level <level>', 'TESSERA_LOG_LEVEL for the server', 'info')
+    .option('--no-console', 'do not serve the development console at /_tessera/')
     .action(async (entry: string, options) => {
       code = await dev(entry, options)
     })

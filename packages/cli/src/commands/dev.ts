@@ -19,6 +19,8 @@ import { UsageError } from './target.ts'
 export interface DevOptions {
   port?: string
   logLevel?: string
+  /** false: no development console (`--no-console`). */
+  console?: boolean
 }
 
 const STOP_GRACE_MS = 5_000
@@ -37,6 +39,7 @@ export function dev(entry: string, options: DevOptions): Promise<number> {
   const env = {
     ...process.env,
     TESSERA_LOG_LEVEL: options.logLevel ?? 'info',
+    TESSERA_DEV_CONSOLE: options.console === false ? 'off' : 'on',
     ...(options.port === undefined ? {} : { PORT: options.port }),
   }
   let child: ChildProcess | undefined
@@ -55,7 +58,10 @@ export function dev(entry: string, options: DevOptions): Promise<number> {
     prettyLogs(current.stderr!, process.stderr, color)
     current.on('message', (message) => {
       const url = (message as Record<string, { url?: string } | undefined>)[DEV_TAG]?.url
-      if (url !== undefined) say(`MCP server listening on ${url}`)
+      if (url === undefined) return
+      say(`MCP server listening on ${url}`)
+      const console = consoleUrl(url, options.console !== false)
+      if (console !== undefined) say(`Dev console on ${console}`)
     })
     current.once('exit', (code, signal) => {
       if (child === current && stopping === undefined)
@@ -104,4 +110,12 @@ export function dev(entry: string, options: DevOptions): Promise<number> {
     }
     process.once('SIGINT', quit).once('SIGTERM', quit)
   })
+}
+
+/** Where the console of a server listening on `url` is, when one is served there (loopback only). */
+function consoleUrl(url: string, wanted: boolean): string | undefined {
+  if (!wanted) return undefined
+  const { hostname, origin } = new URL(url)
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || hostname.startsWith('127.')
+  return loopback ? `${origin}/_tessera/` : undefined
 }

@@ -6,3 +6,7 @@
  */
 export const LISTENING_CHANNEL = 'tessera:listening'
 export const DEV_TAG = 'tessera:dev'
+/** Core's `DEV_CHANNEL`: what the server publishes for the development console. */
+export const DEV_CONSOLE_CHANNEL = 'tessera:dev'
+/** The process-wide symbol core reads the registered console from (`registerDevConsole`). */
+export const DEV_CONSOLE_KEY = 'tessera.dev-console'

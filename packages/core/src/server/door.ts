@@ -59,6 +59,15 @@ export function doorOf(server: unknown, caller: string): ServerDoor {
 export { relayClusterBus } from './cluster-bus.ts'
 export type { MessageConnection, MessageWriter } from './connection.ts'
 export type { McpServer } from './create-server.ts'
+export {
+  currentDevRequest,
+  DEV_CHANNEL,
+  type DevEvent,
+  type DevRequest,
+  devTapOn,
+  publishDev,
+  tapRequest,
+} from './dev-tap.ts'
 export type { Exchange } from './exchange.ts'
 export {
   type EventStore,

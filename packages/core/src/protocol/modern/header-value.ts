@@ -42,5 +42,12 @@ export function encodeHeaderValue(value: string): string {
   const needsSentinel =
     !SENDABLE_PLAIN.test(value) || (value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX))
   if (value === '' || !needsSentinel) return value
-  return `${SENTINEL_PREFIX}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_SUFFIX}`
+  return `${SENTINEL_PREFIX}${base64OfUtf8(value)}${SENTINEL_SUFFIX}`
+}
+
+// TextEncoder and btoa rather than Buffer: clients in a browser (the development console) encode too.
+function base64OfUtf8(value: string): string {
+  let binary = ''
+  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte)
+  return btoa(binary)
 }

@@ -12,6 +12,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponseIn,
 } from '../../protocol/jsonrpc/message.ts'
+import { currentDevRequest, devTapOn, publishDev, sessionName } from '../dev-tap.ts'
 import type { Exchange } from '../exchange.ts'
 import type { InflightRequests } from '../inflight.ts'
 import type { ResponseReply } from '../pipeline/reply.ts'
@@ -108,6 +109,13 @@ export class Session implements SessionContext {
   /** Ends the session (HTTP DELETE): its streams close on every instance. */
   async end(): Promise<void> {
     await this.store.delete(this.id)
+    if (devTapOn())
+      publishDev({
+        type: 'session',
+        request: currentDevRequest()?.id,
+        session: sessionName(this.id),
+        open: false,
+      })
     this.services.core.bus.publish({ type: 'session-ended', sessionId: this.id })
   }
 

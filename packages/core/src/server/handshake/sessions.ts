@@ -9,6 +9,7 @@ import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { currentDevRequest, devTapOn, publishDev, sessionName } from '../dev-tap.ts'
 import { InflightRequests } from '../inflight.ts'
 import type { ServerCore } from '../server-core.ts'
 import type { EventStore } from './event-store.ts'
@@ -93,6 +94,10 @@ export class HandshakeSessions {
       : this.sessions
     if (!(await store.create(opened.session))) {
       throw new TesseraError('TESSERA_TOO_MANY_SESSIONS', 'Too many sessions; try again later.')
+    }
+    if (devTapOn()) {
+      const session = sessionName(opened.session.id)
+      publishDev({ type: 'session', request: currentDevRequest()?.id, session, open: true })
     }
     return { session: new Session(this.services, store, opened.session, !local), result: opened.result }
   }

@@ -8,8 +8,10 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { GuardOutcome } from '../../security/replay/guard.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
+import { currentDevRequest, devTapOn, publishDev, recordName } from '../dev-tap.ts'
 import type { ServerCore } from '../server-core.ts'
 import {
   beginTask,
@@ -68,6 +70,7 @@ export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRe
     if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, payload, opened.nonce)
     core.telemetry.round(payload.r, payload.s)
+    if (devTapOn()) tapAnswered(opened.nonce, opened.expiresAt, payload, incoming)
   } else if (incoming !== undefined) {
     // Answers without a state can only be volunteered like arguments; a single-use target
     // must never act on them, because there is no nonce to consume.
@@ -143,6 +146,7 @@ async function guarded<R>(
       epoch,
     ),
   )
+  if (devTapOn()) tapSingleUse(nonce, single.what, result)
   if (result.status === 'stale') refuseStale(call)
   call.core.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
   if (result.status === 'executed') return result.value
@@ -213,7 +217,63 @@ async function ask<R>(
     requestState: call.core.state.mint({ m: payload }, binding),
   }
   if (keys.length > 0) wire.inputRequests = { ...signal.requests }
+  if (devTapOn()) tapAsked(call.core, wire.requestState, binding, payload)
   return wire
+}
+
+/** The development console's view of the state a request answered, and of its answers. */
+function tapAnswered(
+  nonce: string,
+  expiresAt: number,
+  payload: RoundPayload,
+  incoming: Record<string, unknown> | undefined,
+): void {
+  const actions: Record<string, string> = {}
+  for (const [key, answer] of Object.entries(incoming ?? {})) {
+    const action = (answer as { action?: unknown } | null)?.action
+    actions[key] = typeof action === 'string' ? action : 'answered'
+  }
+  publishDev({
+    type: 'round',
+    request: currentDevRequest()?.id,
+    answered: {
+      record: recordName(nonce),
+      round: payload.r,
+      expiresAt,
+      questions: payload.q.map(([key]) => key),
+    },
+    actions,
+  })
+}
+
+/** The development console's view of the state an ask just sealed (opened again, on the server's side). */
+function tapAsked(core: ServerCore, token: string, binding: string, payload: RoundPayload): void {
+  const sealed = core.state.peek(token, binding)
+  if (sealed === undefined) return
+  publishDev({
+    type: 'round',
+    request: currentDevRequest()?.id,
+    asked: {
+      record: recordName(sealed.nonce),
+      round: payload.r,
+      expiresAt: sealed.expiresAt,
+      questions: payload.q.map(([key]) => key),
+      carried: payload.g.map(({ k, a }) => ({ key: k, answer: a })),
+    },
+  })
+}
+
+function tapSingleUse(nonce: string, what: string, result: GuardOutcome<unknown>): void {
+  const status = result.status === 'duplicate' ? 'replayed' : result.status
+  const outcome = result.status === 'executed' || result.status === 'duplicate' ? result.outcome : undefined
+  publishDev({
+    type: 'single-use',
+    request: currentDevRequest()?.id,
+    record: recordName(nonce),
+    what,
+    status,
+    ...(outcome === undefined ? {} : { outcome }),
+  })
 }
 
 function readInputResponses(value: unknown): Record<string, unknown> | undefined {

@@ -21,6 +21,7 @@ import {
   type StateRefusal,
   unboundBinder,
 } from '../../security/request-state/index.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
 import type { Logger } from '../logger.ts'
 import type { Telemetry } from '../telemetry/telemetry.ts'
 
@@ -124,5 +125,15 @@ export class StateService {
     this.metrics.refused[reason] = (this.metrics.refused[reason] ?? 0) + 1
     this.telemetry.refused(reason)
     this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
+    if (devTapOn()) publishDev({ type: 'state-refused', request: currentDevRequest()?.id, reason, method })
+  }
+
+  /**
+   * What a state this server minted says, for the development console only: opened without
+   * counting, and undefined when it does not open.
+   */
+  peek(token: string, binding: string): Extract<OpenedState<unknown>, { ok: true }> | undefined {
+    const opened = this.codec.open(token, binding)
+    return opened.ok ? opened : undefined
   }
 }

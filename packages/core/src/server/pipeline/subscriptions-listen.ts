@@ -8,6 +8,7 @@ import { SuccessStatus, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
 import type { MethodCall } from '../methods/method-call.ts'
 import type { ServerEvent } from '../notification-bus.ts'
 import type { ServerCore } from '../server-core.ts'
@@ -55,9 +56,12 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
       })
       call.core.telemetry.listenStreams(1)
       call.core.logger.debug({ event: 'listen_opened', subscriptionId: id }, 'listen stream opened')
+      const devRequest = devTapOn() ? currentDevRequest()?.id : undefined
+      if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: true })
       sink.onClose(() => {
         unsubscribe()
         call.core.telemetry.listenStreams(-1)
+        if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: false })
       })
     },
   }

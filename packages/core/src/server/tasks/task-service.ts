@@ -11,6 +11,7 @@ import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
 import { principalKey } from '../handshake/principal.ts'
 import type { Logger } from '../logger.ts'
 import type { NotificationBus } from '../notification-bus.ts'
@@ -171,6 +172,16 @@ export class TaskService {
    * (a bus may carry a few kilobytes per event): the delivering instance reads it from the store.
    */
   publish(task: TaskRecord): void {
+    if (devTapOn()) {
+      const { id: taskId, status, statusMessage } = task
+      publishDev({
+        type: 'task',
+        request: currentDevRequest()?.id,
+        taskId,
+        status,
+        ...(statusMessage ? { statusMessage } : {}),
+      })
+    }
     const wire = detailedTask(task)
     const small = Buffer.byteLength(JSON.stringify(wire)) <= INLINE_TASK_BYTES
     this.#bus.publish({

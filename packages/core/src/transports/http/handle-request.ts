@@ -10,7 +10,15 @@ import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { checkHostAndOrigin, hostnameOf } from '../../security/http/host-origin.ts'
-import { encodeReply, failure, type Reply, type ServerDoor } from '../../server/door.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import {
+  currentDevRequest,
+  devTapOn,
+  encodeReply,
+  failure,
+  type Reply,
+  type ServerDoor,
+} from '../../server/door.ts'
 import { authenticateRequest, scopeChallenge } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
@@ -62,6 +70,7 @@ export async function handleHttpRequest(
     sessionId: input.headers.get('mcp-session-id'),
     handshakeEnabled: sessions !== undefined,
   })
+  if (devTapOn()) describeForConsole(inbound, route.era, auth)
   if (route.era === 'modern') {
     if (inbound.kind === 'notification') return writer.empty(SuccessStatus.accepted)
     if (inbound.kind !== 'request') return refuse(door, inbound, input, writer)
@@ -192,4 +201,16 @@ function isJsonContentType(value: string | undefined): boolean {
   if (value === 'application/json') return true
   const type = value.split(';')[0]!.trim().toLowerCase()
   return type === 'application/json'
+}
+
+/** What the development console shows of a parsed message: its era, method, target and caller. */
+function describeForConsole(inbound: InboundMessage, era: string, auth: AuthInfo | undefined): void {
+  const request = currentDevRequest()
+  if (request === undefined || inbound.kind === 'response') return
+  const { method, params } = inbound.message
+  request.method = method
+  if (era === 'modern' || era === 'handshake') request.era = era
+  const target = params?.name ?? params?.uri
+  if (typeof target === 'string') request.target = target.slice(0, 256)
+  if (auth?.subject !== undefined) request.subject = auth.subject
 }

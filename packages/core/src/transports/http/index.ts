@@ -5,6 +5,8 @@
  */
 
 export type { HeaderView } from '../../protocol/modern/header-view.ts'
+export { DEV_CHANNEL, type DevEvent, type DevRequest } from '../../server/door.ts'
+export { type DevConsoleHandler, registerDevConsole } from './dev-console-hook.ts'
 export { createFetchHandler, type FetchHandler } from './fetch.ts'
 export { LISTENING_CHANNEL, type ListenOptions, listen, type RunningServer } from './listen.ts'
 export { createNodeListener, type NodeListener, type NodeListenerOptions } from './node-listener.ts'

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { positiveInteger } from '../../option-checks.ts'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
 import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
+import { devConsoleFor } from './dev-console-hook.ts'
 import { createNodeListener } from './node-listener.ts'
 import type { HttpOptions } from './options.ts'
 
@@ -33,6 +34,12 @@ export interface ListenOptions extends HttpOptions {
   headersTimeoutMs?: number
   /** Connections open at once (default 16 384, enough for many idle listen streams); beyond it new ones are closed at once. */
   maxConnections?: number
+  /**
+   * Serve the development console at `/_tessera/` (from `@tessera/cli`, a development dependency):
+   * live requests, multi round-trip rounds, single-use records. Loopback hosts only; refused with
+   * `NODE_ENV=production`. `tessera dev` turns it on without this option; `false` keeps it off.
+   */
+  devConsole?: boolean
 }
 
 /** How often node:http checks the header and request deadlines (its default is 30 s). */
@@ -48,7 +55,9 @@ export interface RunningServer {
 /** Serves `server` on `host:port` (default 127.0.0.1:3000, path /mcp). */
 export async function listen(server: McpServer, options?: ListenOptions): Promise<RunningServer> {
   const host = options?.host ?? '127.0.0.1'
-  const listener = createNodeListener(server, { ...options, local: isLoopbackAddress(host) })
+  const local = isLoopbackAddress(host)
+  const devConsole = await devConsoleFor(options?.devConsole, local)
+  const listener = createNodeListener(server, { ...options, local, devConsole })
   const maxHeaderSize = options?.maxHeaderBytes ?? 16 * 1024
   const headersTimeout = positiveInteger(options?.headersTimeoutMs ?? 10_000, 'headersTimeoutMs')
   const httpServer = createHttpServer(
@@ -77,6 +86,8 @@ export async function listen(server: McpServer, options?: ListenOptions): Promis
     httpServer,
     close: () => {
       listener.drain()
+      // Its event streams are long requests too: ended first, so the drain does not wait on them.
+      devConsole?.close()
       return closeGracefully(doorOf(server, 'listen'), httpServer, options?.shutdownGraceMs ?? 5_000)
     },
   }

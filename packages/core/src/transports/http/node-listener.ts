@@ -6,8 +6,9 @@
  * anywhere, behind a body parser or not) and Fastify (from a route that hijacks the reply).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { doorOf, type McpServer } from '../../server/door.ts'
+import { devTapOn, doorOf, type McpServer, publishDev, tapRequest } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
+import type { DevConsoleHandler } from './dev-console-hook.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
 import type { HttpInput } from './http-input.ts'
@@ -40,6 +41,8 @@ const RETRY_AFTER_SECONDS = '1'
 export interface NodeListenerOptions extends HttpOptions {
   /** Whether the server is bound to a loopback address (turns on local Host/Origin defaults). */
   local?: boolean
+  /** The development console, served under `/_tessera/` before anything else (see `listen`). */
+  devConsole?: DevConsoleHandler
 }
 
 /** The request shape frameworks hand over: Express adds the mount point and the matched route. */
@@ -63,7 +66,9 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   const release = (): void => {
     inFlight--
   }
+  const devConsole = options?.devConsole
   const listener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
+    if (devConsole?.handle(req, res, resolved.path)) return
     if (resolved.health) {
       const path = pathOf(sentTarget(req as FrameworkRequest))
       if (isProbe(resolved, path)) {
@@ -101,7 +106,18 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       headers: new NodeHeaderView(req),
       body: () => readNodeBody(req, resolved),
     }
-    handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
+    const handling = devTapOn()
+      ? tapRequest(input.method, pathOf(input.target), (request) => {
+          const started = performance.now()
+          res.once('close', () => {
+            request.status = res.statusCode
+            request.ms = performance.now() - started
+            publishDev({ type: 'request-end', request })
+          })
+          return handleHttpRequest(door, resolved, input, writer)
+        })
+      : handleHttpRequest(door, resolved, input, writer)
+    handling.catch((error: unknown) => {
       if (error instanceof ClientGoneError) door.logger.debug({ event: 'http_client_gone' }, 'client left')
       else door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.closed && !res.headersSent)

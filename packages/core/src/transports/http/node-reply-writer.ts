@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SuccessStatus } from '../../errors.ts'
+import { currentDevRequest, devTapOn } from '../../server/door.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export class NodeReplyWriter implements ReplyWriter {
@@ -33,6 +34,7 @@ export class NodeReplyWriter implements ReplyWriter {
     }
     if (headers) Object.assign(h, headers)
     this.res.writeHead(status, h)
+    if (devTapOn()) noteJsonRpcError(body)
     if (this.req !== undefined && bodyStillComing(this.req)) endAfterTheBody(this.req, this.res, body)
     else this.res.end(body)
   }
@@ -107,4 +109,15 @@ function endAfterTheBody(req: IncomingMessage, res: ServerResponse, body: string
   }
   req.on('data', onData).once('end', finish).once('close', finish)
   req.resume()
+}
+
+/** For the development console: the JSON-RPC error an answer carries, if any. */
+function noteJsonRpcError(body: string): void {
+  const request = currentDevRequest()
+  if (request === undefined || !body.includes('"error"')) return
+  try {
+    const error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error
+    if (typeof error?.code === 'number' && typeof error.message === 'string')
+      request.error = { code: error.code, message: error.message }
+  } catch {}
 }
