@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { hasWrk } from './wrk.ts'
 
 const BENCH = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(BENCH, '..')
@@ -50,7 +51,7 @@ const { values: cli } = parseArgs({
   options: { record: { type: 'boolean', default: false }, generator: { type: 'string' } },
 })
 const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Baseline
-const wrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
+const wrk = hasWrk()
 const generator = cli.generator ?? (wrk ? 'wrk' : 'autocannon')
 const args = [
   '--import',

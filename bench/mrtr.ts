@@ -13,13 +13,11 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
 import { onServerCpu, pinLoadGenerator, processCpuSeconds } from './machine.ts'
+import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
 
 const { values: cli } = parseArgs({
   options: {
@@ -34,8 +32,7 @@ const duration = Number(cli.duration)
 const reps = Number(cli.reps)
 const stores = cli.stores.split(',')
 const connectionsList = cli.connections.split(',').map(Number)
-const hasWrk = spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
-const generator = cli.generator ?? (hasWrk ? 'wrk' : 'autocannon')
+const generator = cli.generator ?? (hasWrk() ? 'wrk' : 'autocannon')
 if (generator !== 'wrk' && generator !== 'autocannon') throw new Error(`unknown generator '${generator}'`)
 if (generator === 'wrk' && !hasWrk)
   throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)')
@@ -160,8 +157,6 @@ async function autocannonLoad(port: number, load: Load, connections: number, sec
   }
 }
 
-let wrkDir: string | undefined
-
 /**
  * wrk on one thread: a request takes a state an answer left queued, else it asks; an answer's
  * body must hold the confirmed result. One thread's connections share the queue, so asks and
@@ -210,20 +205,11 @@ end
 }
 
 async function wrkLoad(port: number, load: Load, connections: number, seconds: number) {
-  wrkDir ??= mkdtempSync(join(os.tmpdir(), 'tessera-bench-mrtr-'))
-  const script = join(wrkDir, `${TOOL[load]}.lua`)
-  writeFileSync(script, wrkScript(load))
-  const argv = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script]
   const url = `http://127.0.0.1:${port}/mcp`
-  const cmd = pin ? ['taskset', '-c', '1', ...argv, url] : [...argv, url]
-  const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-  })
-  const [code] = (await once(child, 'exit')) as [number | null]
-  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(out)
-  if (code !== 0 || line === null) throw new Error(`wrk failed (exit ${code}): ${out.slice(0, 500)}`)
+  const run = await runWrk({ name: TOOL[load], script: wrkScript(load), url, connections, seconds, pin })
+  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(run.out)
+  if (run.code !== 0 || line === null)
+    throw new Error(`wrk failed (exit ${run.code}): ${(run.err || run.out).slice(0, 500)}`)
   const [requests, micros, ops, failed, p50, p99] = line.slice(1).map(Number) as number[]
   return {
     requests: requests!,
@@ -323,7 +309,7 @@ for (const store of stores) {
     await once(child, 'exit')
   }
 }
-if (wrkDir !== undefined) rmSync(wrkDir, { recursive: true, force: true })
+removeWrkScripts()
 
 const fixed = (value: number | undefined, digits: number, width: number) =>
   (value === undefined || Number.isNaN(value) ? '-' : value.toFixed(digits)).padStart(width)

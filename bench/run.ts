@@ -9,7 +9,7 @@
  *   npm run bench -- --generators wrk                     # HTTP cases with wrk only
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -22,6 +22,7 @@ import { Latencies } from './latency.ts'
 import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB } from './machine.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
+import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const BENCH = join(ROOT, 'bench')
@@ -339,8 +340,6 @@ end
 `
 }
 
-let wrkDir: string | undefined
-
 /** One wrk run (one thread, on CPU 1 when pinned); its CPU use read from /proc while it runs. */
 async function measureWrk(
   server: Server,
@@ -349,33 +348,11 @@ async function measureWrk(
   seconds: number,
   pin: boolean,
 ): Promise<Sample> {
-  wrkDir ??= mkdtempSync(join(os.tmpdir(), 'tessera-bench-wrk-'))
-  const script = join(wrkDir, `${c.name}.lua`)
-  writeFileSync(script, wrkScript(c))
-  const argv = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', script]
-  const cmd = pin
-    ? ['taskset', '-c', '1', ...argv, server.origin + c.path]
-    : [...argv, server.origin + c.path]
-  const child = spawn(cmd[0]!, cmd.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString()
-  })
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString()
-  })
-  // The last reading before it exits: within 100 ms of its end.
-  let cpu: number | undefined
-  const t0 = performance.now()
-  const poll = setInterval(() => {
-    cpu = processCpuSeconds(child.pid) ?? cpu
-  }, 100)
-  const code = await new Promise<number | null>((ok) => child.once('exit', ok))
-  clearInterval(poll)
-  const wall = (performance.now() - t0) / 1000
-  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(out)
-  if (code !== 0 || line === null) throw new Fatal(`wrk failed (exit ${code}): ${(err || out).slice(0, 500)}`)
+  const url = server.origin + c.path
+  const run = await runWrk({ name: c.name, script: wrkScript(c), url, connections, seconds, pin })
+  const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(run.out)
+  if (run.code !== 0 || line === null)
+    throw new Fatal(`wrk failed (exit ${run.code}): ${(run.err || run.out).slice(0, 500)}`)
   const [requests, micros, errors, non2xx, p50, p99] = line.slice(1).map(Number) as number[]
   return {
     rate: requests! / (micros! / 1e6),
@@ -384,12 +361,8 @@ async function measureWrk(
     completed: requests!,
     non2xx: non2xx!,
     errors: errors!,
-    ...(cpu === undefined ? {} : { loadCpu: (100 * cpu) / wall }),
+    ...(run.cpuPercent === undefined ? {} : { loadCpu: run.cpuPercent }),
   }
-}
-
-function hasWrk(): boolean {
-  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined
 }
 
 async function measureScenario(op: Operation, connections: number, seconds: number): Promise<Sample> {
@@ -679,7 +652,7 @@ async function main(): Promise<number> {
     return 0
   } finally {
     await stopAll()
-    if (wrkDir !== undefined) rmSync(wrkDir, { recursive: true, force: true })
+    removeWrkScripts()
   }
 }
 
