@@ -68,15 +68,15 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
     req.once('close', () => pages.delete(res))
   }
 
-  let page: PageFiles | undefined
+  let built: PageFiles | undefined
   const servePage = (res: ServerResponse, file: string, endpoint: string): void => {
-    page ??= loadPage()
-    if (page === undefined) {
+    built ??= loadPage()
+    if (built === undefined) {
       answer(res, 503, { error: 'The console page is not built: run `npm run build`.' })
       return
     }
     const name = file === '' ? 'index.html' : file
-    const content = page.files.get(name)
+    const content = built.files.get(name)
     if (content === undefined) {
       answer(res, 404, { error: 'Not found.' })
       return

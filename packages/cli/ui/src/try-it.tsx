@@ -42,9 +42,12 @@ export function TryIt({ client }: { client: ConsoleClient }) {
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    void client.list<Tool>('tools/list', 'tools').then(setTools)
-    void client.list<Resource>('resources/list', 'resources').then(setResources)
-    void client.list<Prompt>('prompts/list', 'prompts').then(setPrompts)
+    // A server that cannot be listed (down, or asking for a token the page does not have) offers nothing to try.
+    const listed = <T,>(method: string, field: string, set: (items: T[]) => void) =>
+      client.list<T>(method, field).then(set, () => set([]))
+    void listed<Tool>('tools/list', 'tools', setTools)
+    void listed<Resource>('resources/list', 'resources', setResources)
+    void listed<Prompt>('prompts/list', 'prompts', setPrompts)
   }, [client])
 
   const pick = (next: Target) => {
