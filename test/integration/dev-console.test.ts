@@ -12,6 +12,7 @@ import { createServer, elicitForm } from '@tessera/core'
 import { DEV_CHANNEL, type DevEvent, listen, type RunningServer } from '@tessera/core/http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { HandshakeClient } from '../helpers/handshake-client.ts'
 import { McpHttpClient, resultOf } from '../helpers/mcp-http.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
 import { EventReader, type SseEvent } from '../helpers/sse-events.ts'
@@ -141,22 +142,9 @@ describe('dev console', () => {
     )
     expect(ofType(events, 'task')[0]).toMatchObject({ taskId, status: 'working' })
 
-    const initialize = await fetch(running.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      }),
-    })
-    const sessionId = initialize.headers.get('mcp-session-id')!
-    await initialize.text()
-    await fetch(running.url, {
-      method: 'DELETE',
-      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
-    })
+    const handshake = await HandshakeClient.connect(running.url)
+    const sessionId = handshake.sessionId!
+    await handshake.delete()
     const sessions = ofType(
       await eventsUntil(reader, (seen) => ofType(seen, 'session').length === 2),
       'session',
