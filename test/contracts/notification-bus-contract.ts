@@ -59,14 +59,16 @@ export function sharedEvents(): ServerEvent[] {
       type: 'client-response',
       sessionId,
       response: { jsonrpc: '2.0', id: 7, result: { action: 'accept', content: { ok: true, n: 1.5 } } },
+      scopes: ['ops:read', 'ops:rollback'],
     },
     {
       type: 'client-response',
       sessionId,
       response: { jsonrpc: '2.0', id: 'r-8', error: { code: -32603, message: 'refused', data: [1, null] } },
+      scopes: [],
     },
-    { type: 'client-cancel', sessionId, requestId: 'req-1' },
-    { type: 'client-cancel', sessionId, requestId: 42 },
+    { type: 'client-cancel', sessionId, requestId: 'req-1', scopes: ['admin'] },
+    { type: 'client-cancel', sessionId, requestId: 42, scopes: [] },
   ]
 }
 

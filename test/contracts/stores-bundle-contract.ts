@@ -88,7 +88,7 @@ export async function expectBundlesShare(stores: FullStores, other: FullStores):
   expect(seen).toEqual([{ id: one, message: { jsonrpc: '2.0', method: 'notifications/x' } }])
 
   const task = sampleTask()
-  expect(await stores.tasks.create(task)).toBe(true)
+  expect(await stores.tasks.create(task)).toBe('created')
   expect(await other.tasks.get(task.id)).toEqual(task)
   expect(await other.tasks.replace(task.id, 1, nextOf(task, { status: 'cancelled' }))).toBe(true)
   expect((await stores.tasks.get(task.id))?.status).toBe('cancelled')

@@ -2,7 +2,8 @@
  * @module dev-console.test
  * The development console over real HTTP on 127.0.0.1: its event stream shows each request, the
  * rounds of a multi round-trip call with the state's round and expiry, and the single-use record
- * an answer executed and a replay found done; a foreign Host or Origin is answered 403; it is
+ * an answer executed and a replay found done; a foreign Host or Origin is answered 403, a Host
+ * sent twice or that is no host and port 400, as on the MCP endpoint; it is
  * refused in production and absent from a server that did not ask for it, where nothing is
  * published at all.
  */
@@ -16,6 +17,7 @@ import { HandshakeClient } from '../helpers/handshake-client.ts'
 import { McpHttpClient, resultOf } from '../helpers/mcp-http.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
 import { EventReader, type SseEvent } from '../helpers/sse-events.ts'
+import { rawRequest } from '../helpers/stalled-post.ts'
 import { pollTask, TASK_CAPS } from '../helpers/tasks.ts'
 
 let running: RunningServer | undefined
@@ -183,6 +185,33 @@ describe('dev console', () => {
     }
     const post = await fetch(`http://${own}/_tessera/events`, { method: 'POST' })
     expect(post.status).toBe(405)
+  })
+
+  // The same Host parser as the MCP endpoint's: a Host sent twice, or with a port past 65535,
+  // names no host at all, so it is refused before the loopback check could be fooled by it.
+  it('answers400ToASecondHostOrAPortPast65535LikeTheEndpoint', async () => {
+    running = await listen(app(), { port: 0, devConsole: true })
+    const { port } = running
+    const events = `${new URL(running.url).origin}/_tessera/events`
+    for (const hosts of [
+      [`127.0.0.1:${port}`, 'evil.example'],
+      ['evil.example', `127.0.0.1:${port}`],
+      [`localhost:${port}`, `localhost:${port}`],
+    ]) {
+      const refused = await rawRequest(
+        events,
+        hosts.map((host) => `host: ${host}`),
+      )
+      expect(refused.status).toBe(400)
+      expect(JSON.parse(refused.body).error).toBe('Bad request: Host was sent more than once.')
+    }
+    for (const host of ['127.0.0.1:65536', 'localhost:99999', '[::1]:65536']) {
+      const refused = await rawRequest(events, [`host: ${host}`])
+      expect(refused.status).toBe(400)
+      expect(JSON.parse(refused.body).error).toBe('Bad request: Host is not a host and port.')
+    }
+    // The highest port is a port: that Host reaches the method check.
+    expect((await rawRequest(events, ['host: 127.0.0.1:65535'])).status).toBe(405)
   })
 
   it('isRefusedInProductionAndOffLoopback', async () => {

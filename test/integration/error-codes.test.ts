@@ -242,6 +242,14 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
       postHeaders,
     )
   },
+  TESSERA_TOO_MANY_TASKS: async () => {
+    const app = server({ tasks: { maxPerPrincipal: 1 } })
+    app.tool('as-task', { description: 'Runs as a task', task: 'required' }, () => 'ran')
+    const handler = http(app)
+    const caps = { ...ALL_CAPS, extensions: { 'io.modelcontextprotocol/tasks': {} } }
+    await call(handler, 'tools/call', { name: 'as-task', arguments: {} }, caps)
+    return call(handler, 'tools/call', { name: 'as-task', arguments: {} }, caps)
+  },
   TESSERA_NOT_FOUND: () => send(http(server()), '{}', postHeaders, { url: 'http://127.0.0.1/other' }),
   TESSERA_UNAUTHORIZED: () =>
     call(

@@ -1,18 +1,21 @@
 /**
  * @module task-worker
- * A server process for the task kill test, spawned with `node --import tsx`: one tool that runs
- * as a task and writes a line to a shared work log when it starts and when it finishes, over the
+ * A server process for the task kill test, spawned with `node --import tsx`: a tool that runs
+ * as a task and writes a line to a shared work log when it starts and when it finishes, and a
+ * single-use tool that becomes a task after its question and writes its work with its
+ * idempotency key (finding it again on a later run), over the
  * task store of the backend it is given, with a short task lease. It prints its URL as one JSON
  * line on stdout once it listens.
  */
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { createServer, generateStateKey } from '@tessera/core'
+import { createServer, elicitForm, generateStateKey } from '@tessera/core'
 import { listen } from '@tessera/core/http'
 import type { TaskStore } from '@tessera/core/ports'
 import { postgresTaskStore } from '@tessera/store-postgres'
 import { redisTaskStore } from '@tessera/store-redis'
 import { sqliteTaskStore } from '@tessera/store-sqlite'
+import { z } from 'zod'
 import { silentLogger } from '../helpers/silent-logger.ts'
 
 export interface TaskWorkerConfig {
@@ -41,6 +44,33 @@ const app = createServer({
   stores: { tasks: openTasks(config) },
   tasks: { leaseMs: config.leaseMs },
 })
+/** The keys of the work this tool committed, as a handler that stores its key with its work reads them. */
+function committed(key: string): boolean {
+  return existsSync(config.logPath) && readFileSync(config.logPath, 'utf8').includes(`work ${key} `)
+}
+
+app.tool(
+  'rollout',
+  {
+    description: 'asks, then acts once under its idempotency key, as a task; then lingers',
+    singleUse: true,
+    task: { support: 'optional', start: 'handler' },
+  },
+  async (_args, ctx) => {
+    const answer = await ctx.ask('go', elicitForm({ message: 'Go?', schema: z.object({}) }))
+    if (answer.action !== 'accept') return 'not rolled out'
+    const key = ctx.idempotencyKey ?? 'no key'
+    if (committed(key)) {
+      appendFileSync(config.logPath, `found ${key} ${process.pid}\n`)
+      return `already rolled out under ${key}`
+    }
+    await ctx.startTask()
+    appendFileSync(config.logPath, `work ${key} ${process.pid}\n`)
+    await sleep(config.workMs, undefined, { signal: ctx.signal })
+    return `rolled out under ${key}`
+  },
+)
+
 app.tool('deploy', { description: 'long work, logged', task: 'required' }, async (_args, ctx) => {
   appendFileSync(config.logPath, `start ${ctx.task?.id} ${process.pid}\n`)
   await sleep(config.workMs, undefined, { signal: ctx.signal })

@@ -76,8 +76,9 @@ Options:
   --auth-dpop        also accept DPoP-bound tokens (each proof used once, across workers)
   --rollback-seconds N  how long a rollback takes to roll out (default 3; 0 to 600): a client that
                      declares the tasks extension gets a task to poll, any other waits
-  --lease-seconds N  how long an accepted answer stays claimed by a worker that stopped renewing
-                     its claim, before a retry may act on it (default 15; 1 to 600)
+  --lease-seconds N  how long an accepted answer (or the rollback task it became) stays claimed by
+                     a worker that stopped renewing it, before a retry or a read of the task may
+                     settle it (default 15; 1 to 600)
   --otel             send OpenTelemetry traces and metrics over OTLP/HTTP to
                      $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318)
   --metrics-port N   serve the metrics for Prometheus at http://HOST:N/metrics (without --workers)

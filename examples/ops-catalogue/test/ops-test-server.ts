@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generateStateKey } from '@tessera/core'
-import { listen } from '@tessera/core/http'
+import { type HttpAuthenticator, listen } from '@tessera/core/http'
 import { sqliteReplayStore } from '@tessera/store-sqlite'
 import { silentLogger } from '../../../test/helpers/silent-logger.ts'
 import { loadCatalogue } from '../src/catalogue/load-catalogue.ts'
@@ -28,7 +28,9 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-export async function startOpsServer(options: { rollbackMs?: number } = {}): Promise<TestServer> {
+export async function startOpsServer(
+  options: { rollbackMs?: number; auth?: HttpAuthenticator } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-test-'))
   const db = join(dir, 'ops.sqlite')
   const catalogue = loadCatalogue(SHIPPED_CATALOGUE)
@@ -42,7 +44,11 @@ export async function startOpsServer(options: { rollbackMs?: number } = {}): Pro
     logger: silentLogger,
     rollbackMs: options.rollbackMs,
   })
-  const running = await listen(app, { host: '127.0.0.1', port: 0 })
+  const running = await listen(app, {
+    host: '127.0.0.1',
+    port: 0,
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
+  })
   return {
     url: running.url,
     client: new McpClient(running.url),

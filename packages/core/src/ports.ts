@@ -76,5 +76,7 @@ export {
   isExpired,
   type MemoryTaskStoreOptions,
   memoryTaskStore,
+  type TaskCreation,
+  type TaskLimits,
   type TaskStore,
 } from './server/tasks/task-store.ts'

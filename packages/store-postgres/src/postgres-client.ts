@@ -1,7 +1,8 @@
 /**
  * @module postgres-client
  * The `pg` plumbing every store of this package shares: a pool whose connects, queries and
- * statements are all time-bounded. The time limit on a call and the option checks are core's
+ * statements are all time-bounded, named prepared statements, and a transaction on a connection
+ * of its own. The time limit on a call and the option checks are core's
  * (`withTimeout`, `positiveInteger` from `@tessera/core/ports`).
  */
 import { createHash } from 'node:crypto'
@@ -60,4 +61,19 @@ export function prepared<K extends string>(
   const out = {} as Record<K, PreparedStatement>
   for (const key of Object.keys(texts) as K[]) out[key] = { name: `${owner}_${key}_${tag}`, text: texts[key] }
   return out
+}
+
+/** BEGIN … COMMIT on a client of its own; on any failure the connection is dropped, never reused mid-transaction. */
+export async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await body(client)
+    await client.query('COMMIT')
+    client.release()
+    return result
+  } catch (error) {
+    client.release(error instanceof Error ? error : true)
+    throw error
+  }
 }

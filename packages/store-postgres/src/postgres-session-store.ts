@@ -22,7 +22,7 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, sqlIdentifier } from './postgres-client.ts'
+import { createPool, sqlIdentifier, transaction } from './postgres-client.ts'
 
 export interface PostgresSessionStoreOptions {
   /** Connection string; the store owns that pool and closes it. */
@@ -187,20 +187,5 @@ function statements(table: string, idleMs: number, max: number | undefined) {
     },
     remove: `DELETE FROM ${t} WHERE id = $1 RETURNING ${live} AS live`,
     count: `SELECT count(*) AS n FROM ${t} WHERE ${live}`,
-  }
-}
-
-/** BEGIN … COMMIT on a client of its own; on any failure the connection is dropped, never reused mid-transaction. */
-async function transaction<T>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect()
-  try {
-    await client.query('BEGIN')
-    const result = await body(client)
-    await client.query('COMMIT')
-    client.release()
-    return result
-  } catch (error) {
-    client.release(error instanceof Error ? error : true)
-    throw error
   }
 }

@@ -2,13 +2,17 @@
  * @module incident-triage
  * `incident_triage`: a prompt that puts a service's status, recent changes and runbooks in front
  * of the model, and tells it to propose a rollback rather than perform one: the rollback tool
- * asks a human anyway, and a triage should end with a recommendation, not an action.
+ * asks a human anyway, and a triage should end with a recommendation, not an action. The recent
+ * changes are one line each, their fields shown as `deployment_history` shows them, and an unknown
+ * service is named back on one line.
  */
 import { type McpServer, TesseraError } from '@tessera/core'
 import { z } from 'zod'
 import type { Deployment } from '../deployments/deployment-log.ts'
+import { oneLine } from '../one-line.ts'
 import { runbooksMarkdown } from '../resources/runbooks-resource.ts'
 import { type OpsDeps, runbooksUri } from '../server/ops-deps.ts'
+import { shownDeployment } from '../tools/deployment-history.ts'
 
 const RECENT = 5
 
@@ -27,7 +31,7 @@ export function registerIncidentTriage(app: McpServer, { catalogue, log, scopes 
       if (entry === undefined) {
         throw new TesseraError(
           'TESSERA_INVALID_PARAMS',
-          `Invalid params: unknown service '${String(service).slice(0, 64)}'.`,
+          `Invalid params: unknown service '${oneLine(String(service), 64)}'.`,
         )
       }
       const history = await log.history(entry.id)
@@ -71,9 +75,10 @@ export function registerIncidentTriage(app: McpServer, { catalogue, log, scopes 
 }
 
 function describe(d: Deployment): string {
+  const shown = shownDeployment(d)
   const what =
     d.kind === 'rollback'
-      ? `rolled back to ${d.version} from ${d.previousVersion ?? '?'}`
-      : `deployed ${d.version}`
-  return `- ${d.at}: ${what} by ${d.by}${d.note ? ` (${d.note})` : ''}`
+      ? `rolled back to ${shown.version} from ${shown.previousVersion ?? '?'}`
+      : `deployed ${shown.version}`
+  return `- ${shown.at}: ${what} by ${shown.by}${shown.note ? ` (${shown.note})` : ''}`
 }

@@ -82,7 +82,7 @@ export function openOps(
     stores,
     scopes: config.auth ? OAUTH_SCOPES : undefined,
     rollbackMs: config.rollbackSeconds * 1000,
-    singleUseLeaseMs: config.leaseSeconds * 1000,
+    leaseMs: config.leaseSeconds * 1000,
     afterCommit: killAfterCommit(),
     stateKeys: keys,
     logger,

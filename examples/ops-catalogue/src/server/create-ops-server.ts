@@ -35,8 +35,11 @@ export interface OpsServerOptions {
   scopes?: OpsScopes
   /** How long a rollback takes to roll out (default 0: at once; `npm start` takes 3 s). */
   rollbackMs?: number
-  /** How long an accepted answer stays claimed by a worker that stopped renewing (default 15 s). */
-  singleUseLeaseMs?: number
+  /**
+   * How long an accepted answer, or the rollback task it became, stays held by a worker that
+   * stopped renewing (default 15 s): after it, a retry or a read of the task settles it.
+   */
+  leaseMs?: number
   /** See `OpsDeps.afterCommit`. */
   afterCommit?: () => void
 }
@@ -59,7 +62,9 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     requestState: { keys: options.stateKeys },
     stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
-    ...(options.singleUseLeaseMs === undefined ? {} : { singleUse: { leaseMs: options.singleUseLeaseMs } }),
+    ...(options.leaseMs === undefined
+      ? {}
+      : { singleUse: { leaseMs: options.leaseMs }, tasks: { leaseMs: options.leaseMs } }),
   })
   const deps: OpsDeps = {
     catalogue: options.catalogue,

@@ -1,11 +1,14 @@
 /**
  * @module deployment-history
  * `deployment_history`: the deployments and rollbacks of one service, newest first. Rollbacks
- * done through this server are in it, with the version each one replaced.
+ * done through this server are in it, with the version each one replaced. Each entry is one line
+ * of the text the model reads, its fields put on one line and cut short (`oneLine`), so that an
+ * entry a log already holds, whoever wrote it, can never read as more than one entry.
  */
 import type { McpServer } from '@tessera/core'
 import { z } from 'zod'
 import type { Deployment } from '../deployments/deployment-log.ts'
+import { oneLine } from '../one-line.ts'
 import type { OpsDeps } from '../server/ops-deps.ts'
 import { deploymentShape, serviceArgument, unknownService } from './tool-results.ts'
 
@@ -58,9 +61,26 @@ export function registerDeploymentHistory(app: McpServer, { catalogue, log, scop
 }
 
 function line(d: Deployment): string {
+  const shown = shownDeployment(d)
   const what =
     d.kind === 'rollback'
-      ? `rollback to ${d.version} (from ${d.previousVersion ?? '?'})`
-      : `deploy ${d.version}`
-  return `#${d.seq} ${d.at} ${what} by ${d.by}${d.note ? `: ${d.note}` : ''}`
+      ? `rollback to ${shown.version} (from ${shown.previousVersion ?? '?'})`
+      : `deploy ${shown.version}`
+  return `#${d.seq} ${shown.at} ${what} by ${shown.by}${shown.note ? `: ${shown.note}` : ''}`
+}
+
+/** The most characters of one field of an entry a line shows. */
+const FIELD_MAX = 256
+
+/** The text fields of an entry as one line shows them. */
+export function shownDeployment(
+  d: Deployment,
+): Pick<Deployment, 'version' | 'at' | 'by' | 'previousVersion' | 'note'> {
+  return {
+    version: oneLine(d.version, FIELD_MAX),
+    at: oneLine(d.at, FIELD_MAX),
+    by: oneLine(d.by, FIELD_MAX),
+    ...(d.previousVersion === undefined ? {} : { previousVersion: oneLine(d.previousVersion, FIELD_MAX) }),
+    ...(d.note === undefined ? {} : { note: oneLine(d.note, FIELD_MAX) }),
+  }
 }

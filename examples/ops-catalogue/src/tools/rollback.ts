@@ -8,7 +8,9 @@
  * longer the one answered, and the person is asked again about what is true now. The answer's
  * action is read before its content: a decline or a cancel ends the call and says nothing was
  * done, whatever came with it. The rollback is appended only if the head it was decided on is
- * still the head when it is written.
+ * still the head when it is written. Its log entry, with who asked, is settled before the rollout
+ * starts: once the rollout has run, appending it is the only step left, so nothing of the caller's
+ * making can fail between the work and its record.
  *
  * `singleUse: true` puts every answered round under the framework's single-use guard: the nonce
  * of the sealed state is claimed before this handler runs, so one answer rolls back once, however
@@ -29,8 +31,9 @@
 import { elicitForm, type McpServer, type RequestContext, type ToolResult } from '@tessera/core'
 import { z } from 'zod'
 import type { ServiceEntry } from '../catalogue/catalogue-schema.ts'
-import type { Deployment } from '../deployments/deployment-log.ts'
+import type { Deployment, NewDeployment } from '../deployments/deployment-log.ts'
 import { earlierVersions, headOf } from '../deployments/release-history.ts'
+import { oneLine } from '../one-line.ts'
 import { CATALOGUE_URI } from '../resources/catalogue-resource.ts'
 import type { OpsDeps } from '../server/ops-deps.ts'
 import { deploymentShape, serviceArgument, toolError, unknownService } from './tool-results.ts'
@@ -131,23 +134,21 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
   if (!plan.allowed.includes(to)) {
     const choices = plan.allowed.length > 0 ? plan.allowed.join(', ') : 'none'
     return toolError(
-      `${to} is not an earlier version of ${entry.id} (running ${head.version}; earlier versions: ${choices}). Nothing was done.`,
+      `${oneLine(to, 64)} is not an earlier version of ${entry.id} (running ${head.version}; earlier versions: ${choices}). Nothing was done.`,
     )
+  }
+  const record: NewDeployment = {
+    service: entry.id,
+    kind: 'rollback',
+    version: to,
+    previousVersion: head.version,
+    by: requester(plan.ctx),
+    note: plan.how,
+    ...(plan.ctx.idempotencyKey === undefined ? {} : { requestKey: plan.ctx.idempotencyKey }),
   }
   await plan.ctx.startTask()
   await rollingOut(deps, entry, plan)
-  const appended = await deps.log.append(
-    {
-      service: entry.id,
-      kind: 'rollback',
-      version: to,
-      previousVersion: head.version,
-      by: requester(plan.ctx),
-      note: plan.how,
-      ...(plan.ctx.idempotencyKey === undefined ? {} : { requestKey: plan.ctx.idempotencyKey }),
-    },
-    head.id,
-  )
+  const appended = await deps.log.append(record, head.id)
   if (!appended.ok) {
     const now = appended.head
       ? `${appended.head.version} (${appended.head.kind} at ${appended.head.at})`
@@ -222,8 +223,21 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
-/** For the audit trail only: the client names itself, which proves nothing, so it is never checked. */
+/** The most characters of a subject or client name the log keeps. */
+const REQUESTER_MAX = 128
+
+/**
+ * Who asked, for the audit trail: the token's subject, or else the name the client gives itself,
+ * which proves nothing and is never used to decide anything. Both are chosen outside this server,
+ * so both go in on one line and cut short (`oneLine`): a name cannot add an entry of its own
+ * making to the history a model reads. A caller that names itself with nothing usable is
+ * `mcp:anonymous`.
+ */
 function requester(ctx: RequestContext): string {
-  if (ctx.auth?.subject) return ctx.auth.subject
-  return `mcp:${ctx.clientInfo?.name ?? 'anonymous'}`
+  const subject = ctx.auth?.subject
+  const shownSubject = typeof subject === 'string' ? oneLine(subject, REQUESTER_MAX) : ''
+  if (shownSubject !== '') return shownSubject
+  const name = ctx.clientInfo?.name
+  const shownName = typeof name === 'string' ? oneLine(name, REQUESTER_MAX - 'mcp:'.length) : ''
+  return `mcp:${shownName === '' ? 'anonymous' : shownName}`
 }

@@ -1,12 +1,14 @@
 /**
  * @module service-status
  * `service_status`: who owns a service, how healthy it was last seen, and which version runs now.
- * The version comes from the deployment log, so a rollback done through this server shows here.
+ * The version comes from the deployment log, so a rollback done through this server shows here;
+ * its fields are shown as `deployment_history` shows them, each on its line.
  */
 import type { McpServer } from '@tessera/core'
 import { z } from 'zod'
 import { headOf } from '../deployments/release-history.ts'
 import { type OpsDeps, runbooksUri } from '../server/ops-deps.ts'
+import { shownDeployment } from './deployment-history.ts'
 import { deploymentShape, serviceArgument, unknownService } from './tool-results.ts'
 
 const output = z.object({
@@ -40,11 +42,12 @@ export function registerServiceStatus(app: McpServer, { catalogue, log, scopes }
       if (entry === undefined) return unknownService(catalogue, service)
       const head = headOf(await log.history(service))
       if (head === undefined) throw new Error(`the deployment log has no history for ${service}`)
-      const how = head.kind === 'rollback' ? `rolled back from ${head.previousVersion ?? '?'}` : 'deployed'
+      const shown = shownDeployment(head)
+      const how = head.kind === 'rollback' ? `rolled back from ${shown.previousVersion ?? '?'}` : 'deployed'
       const lines = [
         `${entry.id} (${entry.name}): tier ${entry.tier}, owned by ${entry.owner.team} (${entry.owner.contact})`,
         `Health: ${entry.health.status} at ${entry.health.checkedAt}${entry.health.note ? `: ${entry.health.note}` : ''}`,
-        `Current version: ${head.version}, ${how} at ${head.at} by ${head.by}`,
+        `Current version: ${shown.version}, ${how} at ${shown.at} by ${shown.by}`,
         `Runbooks: ${runbooksUri(entry.id)}`,
       ]
       return {

@@ -2,11 +2,13 @@
  * @module tool-results
  * Result shapes shared by the tools. A refusal of the tool's own making (unknown service, a
  * version that is not earlier) is an `isError` result the model can read and act on, not a
- * protocol error, because the call itself was well-formed.
+ * protocol error, because the call itself was well-formed. An argument named back in it is put on
+ * one line and cut short, since the caller chose it.
  */
 import type { CallToolResult } from '@tessera/core'
 import { z } from 'zod'
 import type { Catalogue } from '../catalogue/catalogue.ts'
+import { oneLine } from '../one-line.ts'
 
 export const serviceArgument = z
   .string()
@@ -34,6 +36,6 @@ export function toolError(text: string): ToolFailure {
 }
 
 export function unknownService(catalogue: Catalogue, service: string): ToolFailure {
-  const shown = service.length > 64 ? `${service.slice(0, 64)}…` : service
+  const shown = oneLine(service, 64)
   return toolError(`Unknown service '${shown}'. Known services: ${catalogue.ids().join(', ')}.`)
 }

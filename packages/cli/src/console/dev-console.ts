@@ -3,7 +3,8 @@
  * The development console's server side, beside the MCP endpoint under `/_tessera/`: it subscribes
  * to what the server publishes on the `tessera:dev` channel, keeps the latest events, and streams
  * them to the page over SSE (`/_tessera/events`: what happened so far, then everything as it
- * happens). Loopback only: a foreign `Host` or `Origin` is answered 403 before any route. It
+ * happens). Loopback only: a foreign `Host` or `Origin` is answered 403 before any route, a `Host`
+ * sent twice or that is no host and port 400, as the MCP endpoint answers it. It
  * exists only while a development start made it, so a production server has no such paths and
  * publishes nothing.
  */
@@ -98,9 +99,9 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
     handle(req, res, endpoint) {
       const path = (req.url ?? '/').split('?')[0]!
       if (path !== CONSOLE_PATH.slice(0, -1) && !path.startsWith(CONSOLE_PATH)) return false
-      const refused = foreignRequest(req.headers.host, req.headers.origin)
+      const refused = foreignRequest(req)
       if (refused !== undefined) {
-        answer(res, 403, { error: `Forbidden: ${refused}; the console answers loopback requests only.` })
+        answer(res, refused.status, { error: refused.error })
         return true
       }
       if (req.method !== 'GET') {

@@ -3,20 +3,35 @@
  * The console answers only a browser on this machine that addresses it by a loopback name: a
  * `Host` of localhost, 127.0.0.1 or [::1] (any port), and an `Origin`, when one is sent, naming
  * that same host and port over http. Anything else is refused before any route, so a page on
- * another site (DNS rebinding, a cross-site fetch) learns nothing of what the server does.
+ * another site (DNS rebinding, a cross-site fetch) learns nothing of what the server does. The
+ * `Host` is read by core's `requestHost`, the MCP endpoint's own reading: a `Host` sent twice or
+ * that is not a host and port is refused here as it is there (400), never taken for a loopback
+ * name.
  */
+import type { IncomingMessage } from 'node:http'
+import { requestHost } from '@tessera/core/http'
+
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 
-/** Why a request is refused, or undefined when it may be served. */
-export function foreignRequest(host: string | undefined, origin: string | undefined): string | undefined {
-  if (host === undefined) return 'Host is missing'
-  const name = hostName(host)
-  if (name === undefined || !LOOPBACK_NAMES.has(name)) return 'Host is not a loopback name'
-  if (origin === undefined) return undefined
-  return origin.toLowerCase() === `http://${host.toLowerCase()}` ? undefined : 'Origin is not this console'
+/** A request the console will not serve: the status and the sentence it is answered with. */
+export interface Refusal {
+  status: 400 | 403
+  error: string
 }
 
-function hostName(host: string): string | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(host)
-  return match?.[1]?.toLowerCase()
+/** Why a request is refused, or undefined when it may be served. */
+export function foreignRequest(req: IncomingMessage): Refusal | undefined {
+  const host = requestHost(req)
+  if (host.kind === 'malformed') return { status: 400, error: `Bad request: ${host.problem}.` }
+  if (host.kind === 'absent') return forbidden('Host is missing')
+  if (!LOOPBACK_NAMES.has(host.name)) return forbidden('Host is not a loopback name')
+  const origin = req.headers.origin
+  if (origin === undefined) return undefined
+  return origin.toLowerCase() === `http://${host.value.trim().toLowerCase()}`
+    ? undefined
+    : forbidden('Origin is not this console')
+}
+
+function forbidden(reason: string): Refusal {
+  return { status: 403, error: `Forbidden: ${reason}; the console answers loopback requests only.` }
 }

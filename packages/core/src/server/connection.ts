@@ -57,9 +57,9 @@ export class MessageConnection {
     if (inbound.kind === 'notification') {
       const { method, params } = inbound.message
       if (method === 'notifications/cancelled') return this.cancel(params?.requestId)
-      return (await this.session)?.notification(inbound.message)
+      return (await this.session)?.notification(inbound.message, this.auth)
     }
-    if (inbound.kind === 'response') return (await this.session)?.response(inbound.message)
+    if (inbound.kind === 'response') return (await this.session)?.response(inbound.message, this.auth)
     const request = inbound.message
     if (hasModernClaim(request.params)) return this.serveModern(request)
     // Set before any await: the lines after initialize must already find the session.
@@ -103,7 +103,7 @@ export class MessageConnection {
       ended = true
       this.streams.delete(key)
     }
-    this.streams.set(key, () => this.inflight.cancel(this.scope, id))
+    this.streams.set(key, () => this.inflight.cancel(this.scope, id, this.auth?.scopes))
     signal.addEventListener('abort', end, { once: true })
     reply.open({
       send: (message) => {
@@ -138,7 +138,7 @@ export class MessageConnection {
     return opening.then(
       ({ session, result }) => {
         this.unfollow?.()
-        this.unfollow = session.follow({ send: (message) => this.write(message), end: () => {} })
+        this.unfollow = session.follow({ send: (message) => this.write(message), end: () => {} }, this.auth)
         this.write({ jsonrpc: '2.0', id: request.id, result })
       },
       (error: unknown) => {
@@ -167,7 +167,7 @@ export class MessageConnection {
 
   private async cancel(id: unknown): Promise<void> {
     if (typeof id !== 'string' && typeof id !== 'number') return
-    if (this.inflight.cancel(this.scope, id)) return
-    ;(await this.session)?.cancel(id)
+    if (this.inflight.cancel(this.scope, id, this.auth?.scopes)) return
+    ;(await this.session)?.cancel(id, this.auth)
   }
 }

@@ -54,7 +54,11 @@ export class RequestContext {
   readonly era: Era
   readonly protocolVersion: string
   readonly clientCapabilities: ClientCapabilities
-  /** Self-reported by the client: display and logging only, never a security decision. */
+  /**
+   * Self-reported by the client: display and logging only, never a security decision. Checked
+   * before the handler runs: `name`, `version` and an optional `title`, each a string of at most
+   * 256 characters on one line (no control characters); nothing else the client sent is kept.
+   */
   readonly clientInfo: Implementation | undefined
   /**
    * For a single-use tool answering a round: a key that is the same for every copy of this

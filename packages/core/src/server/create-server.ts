@@ -25,11 +25,14 @@ import { MessageConnection } from './connection.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
 import { memoryEventStore } from './handshake/event-store.ts'
+import { SESSION_METHODS } from './handshake/serve-handshake.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
 import { HandshakeSessions } from './handshake/sessions.ts'
 import { defaultLogger, type Logger } from './logger.ts'
+import { orphanRuns } from './methods/tasks.ts'
 import { type RequestStateOptions, type StateMetrics, StateService } from './mrtr/state-service.ts'
 import { memoryNotificationBus } from './notification-bus.ts'
+import { methodTable } from './pipeline/method-table.ts'
 import { serveModern } from './pipeline/modern.ts'
 import { checkReadiness } from './readiness.ts'
 import { type AnyPromptHandler, PromptRegistry } from './registry/prompts.ts'
@@ -108,6 +111,17 @@ export interface TaskOptions {
   ttlMs?: number | null
   /** The polling interval clients are told (default 1000 ms). */
   pollIntervalMs?: number
+  /**
+   * The most tasks one principal may have kept at once, whatever their status (default 1000): a
+   * task counts until it expires, `ttlMs` after its last change. A call beyond it is refused.
+   */
+  maxPerPrincipal?: number
+  /**
+   * The largest task record, in bytes of JSON, leaving out its result (default 65 536): the
+   * call's arguments, the client's capabilities and identity, the questions and the answers. A
+   * call or an answer that would make it larger is refused.
+   */
+  maxRecordBytes?: number
 }
 
 export interface HandshakeOptions {
@@ -311,7 +325,13 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
   const leaseMs = options.singleUse?.leaseMs
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
-  const telemetry = new Telemetry(options.version, options.telemetry !== false)
+  // Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it.
+  const telemetry = new Telemetry(options.version, options.telemetry !== false, {
+    methods: new Set([...Object.keys(methodTable), ...SESSION_METHODS]),
+    tool: (name) => tools.get(name) !== undefined,
+    prompt: (name) => prompts.get(name) !== undefined,
+    resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
+  })
   const knownCapabilities: ServerCapabilities[] = []
   const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
     info,
@@ -354,6 +374,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
     hasCompletions: () => hasCompletions(prompts, resources),
   }
   if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
+  core.tasks.service.rerunOrphansWith(orphanRuns(core))
   if (options.handshake !== false) {
     const sessions = stores.sessions ?? memorySessionStore()
     if (sessions.count !== undefined) telemetry.countSessions(() => sessions.count!())
@@ -373,17 +394,21 @@ function taskSettings(options: TaskOptions | undefined): TaskSettings {
   if (options !== undefined && (typeof options !== 'object' || options === null))
     throw new TypeError('createServer: tasks must be an object.')
   for (const key of Object.keys(options ?? {})) {
-    if (!['leaseMs', 'ttlMs', 'pollIntervalMs'].includes(key))
+    if (!['leaseMs', 'ttlMs', 'pollIntervalMs', 'maxPerPrincipal', 'maxRecordBytes'].includes(key))
       throw new TypeError(`createServer: unknown option 'tasks.${key}'.`)
   }
   const leaseMs = positiveInteger(options?.leaseMs ?? 15_000, 'tasks.leaseMs')
   if (leaseMs < 30) throw new RangeError('tasks.leaseMs must be at least 30.')
+  const maxRecordBytes = positiveInteger(options?.maxRecordBytes ?? 65_536, 'tasks.maxRecordBytes')
+  if (maxRecordBytes < 1024) throw new RangeError('tasks.maxRecordBytes must be at least 1024.')
   const ttl = options?.ttlMs === undefined ? 60 * 60_000 : options.ttlMs
   return {
     leaseMs,
     ttlMs: ttl === null ? null : positiveInteger(ttl, 'tasks.ttlMs'),
     pollIntervalMs: positiveInteger(options?.pollIntervalMs ?? 1000, 'tasks.pollIntervalMs'),
     storeTimeoutMs: Math.min(5000, Math.floor(leaseMs / 3)),
+    maxPerPrincipal: positiveInteger(options?.maxPerPrincipal ?? 1000, 'tasks.maxPerPrincipal'),
+    maxRecordBytes,
   }
 }
 

@@ -20,10 +20,13 @@ export type ServerEvent =
   /** This process is shutting down: never leaves it. */
   | { type: 'shutdown' }
   | { type: 'session-ended'; sessionId: string }
-  /** A client's answer to a server request that reached an instance not waiting for it. */
-  | { type: 'client-response'; sessionId: string; response: JsonRpcResponseIn }
+  /**
+   * A client's answer to a server request that reached an instance not waiting for it, with the
+   * scopes of the token that sent it.
+   */
+  | { type: 'client-response'; sessionId: string; response: JsonRpcResponseIn; scopes: string[] }
   /** A client's notifications/cancelled that reached an instance not running the request. */
-  | { type: 'client-cancel'; sessionId: string; requestId: JsonRpcId }
+  | { type: 'client-cancel'; sessionId: string; requestId: JsonRpcId; scopes: string[] }
   /**
    * A task changed, for the listen streams of its owner that follow it: its detailed wire shape
    * when small (a large one is read from the task store by the instance that delivers it).
@@ -144,7 +147,7 @@ function isSharedEvent(value: unknown): value is ServerEvent {
     case 'session-ended':
       return typeof event.sessionId === 'string'
     case 'client-cancel':
-      return typeof event.sessionId === 'string' && isId(event.requestId)
+      return typeof event.sessionId === 'string' && isId(event.requestId) && isScopes(event.scopes)
     case 'task-changed':
       return (
         typeof event.taskId === 'string' &&
@@ -156,11 +159,20 @@ function isSharedEvent(value: unknown): value is ServerEvent {
       return typeof event.taskId === 'string'
     case 'client-response': {
       const response = event.response as Record<string, unknown> | null | undefined
-      return typeof event.sessionId === 'string' && typeof response === 'object' && isId(response?.id)
+      return (
+        typeof event.sessionId === 'string' &&
+        typeof response === 'object' &&
+        isId(response?.id) &&
+        isScopes(event.scopes)
+      )
     }
     default:
       return false
   }
+}
+
+function isScopes(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((scope) => typeof scope === 'string')
 }
 
 function isId(value: unknown): value is JsonRpcId {

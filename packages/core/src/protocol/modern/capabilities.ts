@@ -64,6 +64,41 @@ export function requiredCapabilitiesFor(kinds: Iterable<InputKind>): ClientCapab
   return out
 }
 
+/** Extensions a kept declaration lists at most, and the longest name it keeps. */
+const MAX_EXTENSIONS = 32
+const MAX_EXTENSION_NAME = 256
+
+/**
+ * What a server keeps of a client's capabilities beyond one request (a task record, a handshake
+ * session): the declarations `declares` and `declaresExtension` read, each as an empty object,
+ * and `roots.listChanged`; nothing else the client wrote inside them. A client cannot make a
+ * stored record heavier by padding its capabilities.
+ */
+export function capabilityDeclarations(caps: ClientCapabilities): ClientCapabilities {
+  const kept: ClientCapabilities = {}
+  const elicitation = caps.elicitation
+  if (isObject(elicitation)) {
+    kept.elicitation = {}
+    if (isObject(elicitation.form)) kept.elicitation.form = {}
+    if (isObject(elicitation.url)) kept.elicitation.url = {}
+  }
+  const sampling = caps.sampling
+  if (isObject(sampling)) {
+    kept.sampling = {}
+    if (isObject(sampling.context)) kept.sampling.context = {}
+    if (isObject(sampling.tools)) kept.sampling.tools = {}
+  }
+  if (isObject(caps.roots)) kept.roots = caps.roots.listChanged === true ? { listChanged: true } : {}
+  const extensions = caps.extensions
+  if (isObject(extensions)) {
+    const names = Object.keys(extensions)
+      .filter((name) => name.length <= MAX_EXTENSION_NAME && isObject(extensions[name]))
+      .slice(0, MAX_EXTENSIONS)
+    if (names.length > 0) kept.extensions = Object.fromEntries(names.map((name) => [name, {}]))
+  }
+  return kept
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

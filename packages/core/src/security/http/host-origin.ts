@@ -2,8 +2,11 @@
  * @module host-origin
  * DNS-rebinding protection: a page on evil.example can make a browser reach a server on 127.0.0.1,
  * but it cannot make the browser send `Host: 127.0.0.1` or a local `Origin`. So a local server
- * refuses any request whose Host or Origin names another host (HTTP 403).
+ * refuses any request whose Host or Origin names another host (HTTP 403). The one reading of a
+ * request's `Host` (`readHost`) is also the development console's, so neither accepts a `Host`
+ * the other refuses.
  */
+import type { HeaderView } from '../../protocol/modern/header-view.ts'
 
 export interface HostPolicy {
   /** Allowed host names (no port), lowercase; undefined = any host. */
@@ -45,6 +48,37 @@ export function checkHostAndOrigin(
   if (policy.hosts === undefined) return 'ok'
   const parsed = originOf(normalized)
   return parsed !== undefined && policy.hosts.has(parsed.hostname) ? 'ok' : 'bad-origin'
+}
+
+/**
+ * What a request's `Host` names: nothing (absent), nothing knowable (malformed, with the sentence
+ * that says why), or a host: its name (lowercase, an IPv6 literal in brackets, no port) and the
+ * value as it was sent.
+ */
+export type HostReading =
+  | { readonly kind: 'absent' }
+  | {
+      readonly kind: 'malformed'
+      readonly problem: 'Host was sent more than once' | 'Host is not a host and port'
+    }
+  | { readonly kind: 'host'; readonly name: string; readonly value: string }
+
+const ABSENT: HostReading = { kind: 'absent' }
+const REPEATED: HostReading = { kind: 'malformed', problem: 'Host was sent more than once' }
+const NOT_A_HOST: HostReading = { kind: 'malformed', problem: 'Host is not a host and port' }
+
+/**
+ * Reads the `Host` of a request. A `Host` sent twice names no host, whichever comes first: which
+ * of two hosts was meant cannot be known, and a check of one while the application or a proxy
+ * uses the other would check nothing. The same for a value that is not a host and an optional
+ * port (a port past 65535 included).
+ */
+export function readHost(headers: HeaderView): HostReading {
+  const value = headers.get('host')
+  if (value === undefined) return ABSENT
+  if (headers.isRepeated('host')) return REPEATED
+  const name = hostnameOf(value)
+  return name === undefined ? NOT_A_HOST : { kind: 'host', name, value }
 }
 
 /**

@@ -2,12 +2,14 @@
  * @module initialize
  * The handshake of 2025-11-25: version negotiation and the session it opens. A requested 2025-era
  * version is echoed; anything else gets the newest of them; 2026-07-28 is never offered
- * here because that revision has no handshake.
+ * here because that revision has no handshake. The session keeps the client's `clientInfo` only
+ * as `readClientInfo` checks it, the same way a 2026-07-28 `_meta` clientInfo is checked: a
+ * malformed one opens no session.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
-import type { Implementation } from '../../protocol/modern/request-meta.ts'
+import { type ClientCapabilities, capabilityDeclarations } from '../../protocol/modern/capabilities.ts'
+import { type Implementation, readClientInfo } from '../../protocol/modern/request-meta.ts'
 import { randomId } from '../../security/random.ts'
 import type { ServerCore } from '../server-core.ts'
 import type { SessionRecord } from './session-store.ts'
@@ -29,12 +31,15 @@ export function readInitialize(params: JsonObject | undefined): {
   if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: initialize needs capabilities.')
   }
-  const info = params?.clientInfo
-  return {
-    protocolVersion: version,
-    capabilities: caps as ClientCapabilities,
-    clientInfo: typeof info === 'object' && info !== null ? (info as Implementation) : undefined,
+  const info = readClientInfo(params?.clientInfo)
+  if (!info.ok) {
+    const field = info.field === undefined ? '' : `.${info.field}`
+    throw new TesseraError(
+      'TESSERA_INVALID_PARAMS',
+      `Invalid params: initialize clientInfo${field} ${info.problem}.`,
+    )
   }
+  return { protocolVersion: version, capabilities: caps as ClientCapabilities, clientInfo: info.info }
 }
 
 export function newSession(
@@ -48,7 +53,7 @@ export function newSession(
     // 192 random bits, base64url: visible ASCII as the spec requires, and unguessable.
     id: randomId(24),
     protocolVersion: version,
-    clientCapabilities: init.capabilities,
+    clientCapabilities: capabilityDeclarations(init.capabilities),
     clientInfo: init.clientInfo,
     subscriptions: [],
     principal,

@@ -24,6 +24,8 @@ export class ClientRequestError extends TesseraError {
 interface Pending {
   resolve(result: JsonObject): void
   reject(error: ClientRequestError): void
+  /** What an answering token must hold: the scopes of the target of the call that asked. */
+  scopes: readonly string[]
 }
 
 export class OutboundRequests {
@@ -35,7 +37,7 @@ export class OutboundRequests {
     write: (message: JsonObject) => void,
     method: string,
     params: JsonObject | undefined,
-    options: { timeoutMs: number; signal: AbortSignal },
+    options: { timeoutMs: number; signal: AbortSignal; scopes: readonly string[] },
   ): Promise<JsonObject> {
     // Unguessable ids: with several instances an answer that reaches the wrong one must be lost,
     // never taken as the answer to another instance's question.
@@ -59,6 +61,7 @@ export class OutboundRequests {
       if (options.signal.aborted) return onAbort()
       options.signal.addEventListener('abort', onAbort, { once: true })
       this.pending.set(key, {
+        scopes: options.scopes,
         resolve: (result) => {
           done()
           resolve(result)
@@ -86,10 +89,15 @@ export class OutboundRequests {
     }
   }
 
-  /** Routes a client's response to the request waiting for it; false when none waits here. */
-  deliver(sessionId: string, response: JsonRpcResponseIn): boolean {
+  /**
+   * Routes a client's response, sent by a token holding `granted`, to the request waiting for
+   * it; false when none waits here. A response from a token without every scope of the asking
+   * call's target is dropped (the question keeps waiting for one that may answer it).
+   */
+  deliver(sessionId: string, response: JsonRpcResponseIn, granted: readonly string[] | undefined): boolean {
     const entry = this.pending.get(`${sessionId}\u0000${String(response.id)}`)
     if (!entry) return false
+    if (!entry.scopes.every((s) => granted?.includes(s))) return true
     if (response.error) {
       entry.reject(new ClientRequestError(`The client answered with an error.`, 'error', response.error))
     } else {

@@ -10,8 +10,9 @@ import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
 import { isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
+import { readScopes, requireScopes } from '../authorization.ts'
 import type { Exchange } from '../exchange.ts'
-import type { MethodCall } from '../methods/method-call.ts'
+import { clipped, type MethodCall } from '../methods/method-call.ts'
 import type { InputRequest } from '../mrtr/input-requests.ts'
 import { type MethodSpec, methodTable } from '../pipeline/method-table.ts'
 import { failure, type ResponseReply, success, toTesseraError } from '../pipeline/reply.ts'
@@ -26,6 +27,15 @@ export interface SessionContext {
   /** Sends one request to the client on this request's stream and waits for its answer. */
   askClient(method: string, params: JsonObject | undefined, exchange: Exchange): Promise<JsonObject>
 }
+
+/** The methods a session answers itself, before the method table (telemetry names them too). */
+export const SESSION_METHODS: ReadonlySet<string> = new Set([
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'initialize',
+])
 
 // Tasks are an extension of 2026-07-28 only: in a session they do not exist.
 const MODERN_ONLY = new Set([
@@ -84,7 +94,7 @@ async function dispatch(
       return {}
     case 'resources/subscribe':
     case 'resources/unsubscribe':
-      return subscription(core, request.method, params, session)
+      return subscription(core, request.method, params, session, exchange)
     case 'initialize':
       throw new TesseraError(
         'TESSERA_INVALID_REQUEST',
@@ -113,16 +123,37 @@ async function dispatch(
   return handshakeShape(result)
 }
 
+/** The longest URI a session may subscribe to, as `resources/read` allows. */
+const MAX_URI_LENGTH = 4096
+
 async function subscription(
   core: ServerCore,
   method: string,
   params: JsonObject,
   session: SessionContext,
+  exchange: Exchange,
 ): Promise<JsonObject> {
   if (core.resources.size === 0)
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
   if (typeof params.uri !== 'string')
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
+  if (params.uri.length > MAX_URI_LENGTH)
+    throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri is too long.')
+  // A subscription names a resource this server serves (not a prefix, not any text a session
+  // would store), and following it needs what reading it needs: its updates would tell what the
+  // read refuses.
+  if (method === 'resources/subscribe') {
+    const scopes = readScopes(core, params.uri)
+    if (scopes === undefined)
+      throw new TesseraError(
+        'TESSERA_RESOURCE_NOT_FOUND',
+        `Resource not found: ${clipped(params.uri, 256)}`,
+        {
+          uri: params.uri,
+        },
+      )
+    requireScopes(scopes, exchange.auth, `Resource '${clipped(params.uri)}'`)
+  }
   await session.apply({
     kind: method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe',
     uri: params.uri,

@@ -2,9 +2,11 @@
  * @module session-notifications
  * What a handshake-era session is told about a server event: list changes the server advertises,
  * and updates of resources the session subscribed to (read from the store, since any instance may
- * have changed the subscriptions). HTTP writes it on the GET stream; stdio on stdout.
+ * have changed the subscriptions) that the stream's token may read. HTTP writes it on the GET stream; stdio on stdout.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { permits, readScopes } from '../authorization.ts'
 import type { ServerEvent } from '../notification-bus.ts'
 import type { ServerCore } from '../server-core.ts'
 import type { SessionStore } from './session-store.ts'
@@ -14,6 +16,7 @@ export async function sessionNotificationFor(
   sessions: SessionStore,
   sessionId: string,
   event: ServerEvent,
+  auth: AuthInfo | undefined,
 ): Promise<JsonObject | undefined> {
   const caps = core.capabilities()
   switch (event.type) {
@@ -26,6 +29,8 @@ export async function sessionNotificationFor(
         ? notification('notifications/resources/list_changed', {})
         : undefined
     case 'resources/updated': {
+      // Subscribing was checked against the subscriber's token; the stream may be another's.
+      if (!permits(readScopes(core, event.uri) ?? [], auth)) return undefined
       const session = await sessions.get(sessionId)
       return session?.subscriptions.includes(event.uri)
         ? notification('notifications/resources/updated', { uri: event.uri })

@@ -12,6 +12,8 @@ import type {
   JsonRpcRequest,
   JsonRpcResponseIn,
 } from '../../protocol/jsonrpc/message.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { targetScopes } from '../authorization.ts'
 import { currentDevRequest, devTapOn, publishDev, sessionName } from '../dev-tap.ts'
 import type { Exchange } from '../exchange.ts'
 import type { InflightRequests } from '../inflight.ts'
@@ -40,6 +42,8 @@ export interface SessionSink {
 
 export class Session implements SessionContext {
   #record: SessionRecord
+  /** The scopes of each running request's target, by the exchange its handler asks through. */
+  readonly #targetScopes = new WeakMap<Exchange, readonly string[]>()
 
   constructor(
     private readonly services: SessionServices,
@@ -64,7 +68,9 @@ export class Session implements SessionContext {
    * undefined and nothing more may be sent for it.
    */
   async request(request: JsonRpcRequest, exchange: Exchange): Promise<ResponseReply | undefined> {
-    const flight = this.services.inflight.start(this.id, request.id)
+    // Another token of this session may cancel or answer for this request only with these.
+    const scopes = targetScopes(this.services.core, request.method, request.params)
+    const flight = this.services.inflight.start(this.id, request.id, scopes)
     // In this era a disconnect is not a cancellation: the signal is the session's own.
     const scoped: Exchange = {
       headers: exchange.headers,
@@ -75,6 +81,7 @@ export class Session implements SessionContext {
       },
       closeStream: exchange.closeStream && (() => exchange.closeStream?.()),
     }
+    this.#targetScopes.set(scoped, scopes)
     try {
       const reply = await serveHandshake(this.services.core, request, this, scoped)
       return flight.signal.aborted ? undefined : reply
@@ -83,27 +90,36 @@ export class Session implements SessionContext {
     }
   }
 
-  /** A notification the client sent in this session. */
-  async notification(notification: JsonRpcNotification): Promise<void> {
+  /** A notification the client sent in this session, with the token `auth`. */
+  async notification(notification: JsonRpcNotification, auth: AuthInfo | undefined): Promise<void> {
     if (notification.method === 'notifications/initialized' && !this.#record.initialized) {
       await this.apply({ kind: 'initialized' })
     }
     if (notification.method === 'notifications/cancelled') {
       const id = notification.params?.requestId
-      if (typeof id === 'string' || typeof id === 'number') this.cancel(id)
+      if (typeof id === 'string' || typeof id === 'number') this.cancel(id, auth)
     }
   }
 
-  /** Cancels request `id` of this session, wherever it runs; false when no instance can be reached. */
-  cancel(id: JsonRpcId): void {
-    if (this.services.inflight.cancel(this.id, id) || !this.shared) return
-    this.services.core.bus.publish({ type: 'client-cancel', sessionId: this.id, requestId: id })
+  /**
+   * Cancels request `id` of this session, wherever it runs, for a token `auth` holding the scopes
+   * of what that request calls (a weaker token of the same principal stops nothing).
+   */
+  cancel(id: JsonRpcId, auth: AuthInfo | undefined): void {
+    const scopes = grantedOf(auth)
+    if (this.services.inflight.cancel(this.id, id, scopes) || !this.shared) return
+    this.services.core.bus.publish({ type: 'client-cancel', sessionId: this.id, requestId: id, scopes })
   }
 
-  /** The client's answer to a request the server sent; the question may wait on another instance. */
-  response(response: JsonRpcResponseIn): void {
-    if (this.services.outbound.deliver(this.id, response) || !this.shared) return
-    this.services.core.bus.publish({ type: 'client-response', sessionId: this.id, response })
+  /**
+   * The client's answer, sent with the token `auth`, to a request the server sent; the question
+   * may wait on another instance. It counts only from a token holding the scopes of the call
+   * that asked.
+   */
+  response(response: JsonRpcResponseIn, auth: AuthInfo | undefined): void {
+    const scopes = grantedOf(auth)
+    if (this.services.outbound.deliver(this.id, response, scopes) || !this.shared) return
+    this.services.core.bus.publish({ type: 'client-response', sessionId: this.id, response, scopes })
   }
 
   /** Ends the session (HTTP DELETE): its streams close on every instance. */
@@ -119,8 +135,11 @@ export class Session implements SessionContext {
     this.services.core.bus.publish({ type: 'session-ended', sessionId: this.id })
   }
 
-  /** Delivers the notifications this session is owed (list changes, subscribed updates) until it ends. */
-  follow(sink: SessionSink): () => void {
+  /**
+   * Delivers the notifications this session is owed (list changes, subscribed updates) until it
+   * ends, to a stream opened by `auth`: an update reaches it only when `auth` may read the resource.
+   */
+  follow(sink: SessionSink, auth: AuthInfo | undefined): () => void {
     const { core } = this.services
     const unsubscribe = core.bus.subscribe((event) => {
       if (event.type === 'shutdown' || (event.type === 'session-ended' && event.sessionId === this.id)) {
@@ -129,7 +148,7 @@ export class Session implements SessionContext {
         return
       }
       // Subscriptions are read from the store: any instance may have changed them.
-      void sessionNotificationFor(core, this.store, this.id, event).then(
+      void sessionNotificationFor(core, this.store, this.id, event, auth).then(
         (message) => {
           if (message) sink.send(message)
         },
@@ -149,6 +168,12 @@ export class Session implements SessionContext {
     return this.services.outbound.send(this.id, (message) => exchange.send(message), method, params, {
       timeoutMs: this.services.requestTimeoutMs,
       signal: exchange.signal,
+      scopes: this.#targetScopes.get(exchange) ?? [],
     })
   }
+}
+
+/** The scopes a token holds, as the bus carries them to another instance. */
+function grantedOf(auth: AuthInfo | undefined): string[] {
+  return auth?.scopes === undefined ? [] : [...auth.scopes]
 }

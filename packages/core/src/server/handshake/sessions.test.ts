@@ -204,11 +204,14 @@ describe('two instances sharing the session store and the bus', () => {
     const ask = onA.sent[0]!
     expect(ask.method).toBe('elicitation/create')
     const onB = await b.find(session.id, ALICE, '2025-11-25')
-    onB.response({
-      jsonrpc: '2.0',
-      id: ask.id as string,
-      result: { action: 'accept', content: { name: 'Ada' } },
-    })
+    onB.response(
+      {
+        jsonrpc: '2.0',
+        id: ask.id as string,
+        result: { action: 'accept', content: { name: 'Ada' } },
+      },
+      ALICE,
+    )
     expect((await reply)?.body).toMatchObject({ id: 1, result: { content: [{ text: 'hello Ada' }] } })
   })
 
@@ -224,11 +227,11 @@ describe('two instances sharing the session store and the bus', () => {
     await until(() => onA.sent.length > 0)
     const id = onA.sent[0]!.id as string
     const wrong = await b.find(other.id, undefined, undefined)
-    wrong.response({ jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'Eve' } } })
+    wrong.response({ jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'Eve' } } }, undefined)
     await new Promise((resolve) => setImmediate(resolve))
     expect(settled).toBe(false)
     const right = await b.find(session.id, undefined, undefined)
-    right.response({ jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'Ada' } } })
+    right.response({ jsonrpc: '2.0', id, result: { action: 'accept', content: { name: 'Ada' } } }, undefined)
     expect((await reply)?.body).toMatchObject({ result: { content: [{ text: 'hello Ada' }] } })
   })
 
@@ -238,7 +241,7 @@ describe('two instances sharing the session store and the bus', () => {
     const reply = session.request(toolCall('long', 'wait'), exchange())
     await until(() => a.signals.length === 1)
     const onB = await b.find(session.id, undefined, undefined)
-    onB.cancel('long')
+    onB.cancel('long', undefined)
     expect(a.signals[0]!.aborted).toBe(true)
     // A cancelled request answers nothing.
     expect(await reply).toBeUndefined()
@@ -250,10 +253,10 @@ describe('two instances sharing the session store and the bus', () => {
     const { session: other } = await a.sessions.open(initialize(), undefined)
     const reply = session.request(toolCall(7, 'wait'), exchange())
     await until(() => a.signals.length === 1)
-    ;(await b.find(other.id, undefined, undefined)).cancel(7)
-    ;(await b.find(session.id, undefined, undefined)).cancel('7')
+    ;(await b.find(other.id, undefined, undefined)).cancel(7, undefined)
+    ;(await b.find(session.id, undefined, undefined)).cancel('7', undefined)
     expect(a.signals[0]!.aborted).toBe(false)
-    ;(await b.find(session.id, undefined, undefined)).cancel(7)
+    ;(await b.find(session.id, undefined, undefined)).cancel(7, undefined)
     expect(await reply).toBeUndefined()
   })
 
@@ -261,7 +264,7 @@ describe('two instances sharing the session store and the bus', () => {
     const { a, b } = pair()
     const { session } = await a.sessions.open(initialize(), undefined)
     let ended = false
-    session.follow({ send: () => {}, end: () => (ended = true) })
+    session.follow({ send: () => {}, end: () => (ended = true) }, undefined)
     await (await b.find(session.id, undefined, undefined)).end()
     expect(ended).toBe(true)
     expect(await refusal(a.sessions.find(session.id, undefined, undefined))).toEqual(NOT_FOUND)

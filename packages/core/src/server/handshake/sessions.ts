@@ -44,8 +44,10 @@ export class HandshakeSessions {
     }
     core.bus.subscribe((event) => {
       if (event.type === 'shutdown') this.services.outbound.abandonAll()
-      if (event.type === 'client-response') this.services.outbound.deliver(event.sessionId, event.response)
-      if (event.type === 'client-cancel') this.services.inflight.cancel(event.sessionId, event.requestId)
+      if (event.type === 'client-response')
+        this.services.outbound.deliver(event.sessionId, event.response, event.scopes)
+      if (event.type === 'client-cancel')
+        this.services.inflight.cancel(event.sessionId, event.requestId, event.scopes)
     })
   }
 

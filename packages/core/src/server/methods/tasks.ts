@@ -2,26 +2,84 @@
  * @module tasks
  * `tasks/get`, `tasks/update` and `tasks/cancel`. Each needs the tasks extension in the request's
  * capabilities (-32021 otherwise) and serves only the caller's own tasks: an id that is unknown,
- * expired or another principal's gets the same -32602. Updates and cancels answer with an empty
- * acknowledgement; what they changed is seen by the next `tasks/get`.
+ * expired or another principal's gets the same -32602. Each also demands the scopes of the tool
+ * the task runs, as the call did (403 with the step-up challenge otherwise): a weaker token of
+ * the same principal neither reads, answers nor cancels it. Updates and cancels answer with an
+ * empty acknowledgement; what they changed is seen by the next `tasks/get`.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { newFence } from '../../security/replay/replay-store.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { permits, requireScopes } from '../authorization.ts'
 import type { RecordedAnswer } from '../mrtr/round-state.ts'
+import type { RegisteredTool } from '../registry/tools.ts'
 import type { ServerCore } from '../server-core.ts'
 import { detailedTask, failedWith, type TaskRecord, withoutInputs } from '../tasks/task-record.ts'
 import { launchTask } from '../tasks/task-run.ts'
+import type { OrphanRuns } from '../tasks/task-service.ts'
 import { missingTasksExtension } from '../tasks/tasks-extension.ts'
 import type { MethodCall } from './method-call.ts'
 import { taskArguments, toolTaskBody } from './tools.ts'
 
 export async function getTask(call: MethodCall): Promise<JsonObject> {
   requireExtension(call)
+  return detailedTask(await permittedTask(call))
+}
+
+/** The caller's task, when the caller also holds every scope of the tool it runs. */
+async function permittedTask(call: MethodCall): Promise<TaskRecord> {
   const task = await call.core.tasks.service.find(call.params.taskId, call.exchange.auth)
-  return detailedTask(task)
+  requireTaskScopes(call.core, task, call.exchange.auth)
+  return task
+}
+
+/**
+ * Demands of `auth` the scopes of what `task` runs: those its tool needed when the task began and
+ * those it needs now, so neither a narrowed registration nor a removed tool lowers the bar.
+ */
+export function requireTaskScopes(core: ServerCore, task: TaskRecord, auth: AuthInfo | undefined): void {
+  requireScopes(taskScopes(core, task), auth, `Tool '${task.call.tool}'`)
+}
+
+function taskScopes(core: ServerCore, task: TaskRecord): readonly string[] {
+  const current = core.tools.get(task.call.tool)?.scopes ?? []
+  const recorded = task.call.scopes ?? []
+  return recorded.length === 0 ? current : [...new Set([...recorded, ...current])]
+}
+
+/**
+ * How the task service runs a dead worker's task again here: its tool must still run as a task
+ * and accept the stored arguments, and the reader must hold the tool's scopes; the handler then
+ * sees the reader's token.
+ */
+export function orphanRuns(core: ServerCore): OrphanRuns {
+  return {
+    runnable: (task) => runnableTool(core, task) !== undefined,
+    permitted: (task, auth) => permits(taskScopes(core, task), auth),
+    rerun(task, auth) {
+      const runnable = runnableTool(core, task)
+      if (runnable === undefined)
+        return void gone(core, task, `tool '${task.call.tool}' cannot run the task again`)
+      launchTask(core.tasks, task, toolTaskBody(core, runnable.tool, runnable.args), auth)
+    },
+  }
+}
+
+/** The tool of `task` and its arguments checked again, when the tool still runs as a task. */
+function runnableTool(
+  core: ServerCore,
+  task: TaskRecord,
+): { tool: RegisteredTool; args: Record<string, unknown> } | undefined {
+  const tool = core.tools.get(task.call.tool)
+  if (tool?.task === undefined) return undefined
+  try {
+    return { tool, args: taskArguments(tool, task.call.arguments) }
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -36,11 +94,12 @@ export async function updateTask(call: MethodCall): Promise<JsonObject> {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: inputResponses must be an object.')
   }
   const { service } = call.core.tasks
-  const task = await service.find(call.params.taskId, call.exchange.auth)
+  const task = await permittedTask(call)
   if (task.status !== 'input_required') return {}
   let fence: string | undefined
   const stored = await service.mutate(task.id, (current) => {
     const next = answered(current, responses as JsonObject, service.settings.leaseMs)
+    if (next !== current) service.assertBounded(next)
     fence = next.status === 'working' && next !== current ? next.lease?.fence : undefined
     return next
   })
@@ -50,9 +109,8 @@ export async function updateTask(call: MethodCall): Promise<JsonObject> {
 
 export async function cancelTask(call: MethodCall): Promise<JsonObject> {
   requireExtension(call)
-  const { service } = call.core.tasks
-  const task = await service.find(call.params.taskId, call.exchange.auth)
-  await service.cancel(task)
+  const task = await permittedTask(call)
+  await call.core.tasks.service.cancel(task)
   return {}
 }
 

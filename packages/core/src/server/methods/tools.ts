@@ -7,7 +7,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import { declaresExtension } from '../../protocol/modern/capabilities.ts'
+import { capabilityDeclarations, declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
@@ -119,8 +119,9 @@ function taskLaunch(
           tool: tool.name,
           arguments: args as JsonObject,
           protocolVersion: meta.protocolVersion,
-          clientCapabilities: meta.clientCapabilities,
+          clientCapabilities: capabilityDeclarations(meta.clientCapabilities),
           ...(meta.clientInfo === undefined ? {} : { clientInfo: meta.clientInfo }),
+          ...(tool.scopes.length === 0 ? {} : { scopes: [...tool.scopes] }),
           answers,
           round: 0,
         },

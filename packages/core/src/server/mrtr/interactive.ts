@@ -77,8 +77,8 @@ export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRe
     if (call.singleUse) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, undefined, undefined)
   }
-  const starter = call.task?.start === 'handler' ? handlerStart(call.task, round) : undefined
   const key = call.singleUse && round.nonce !== undefined ? idempotencyKeyOf(round.nonce) : undefined
+  const starter = call.task?.start === 'handler' ? handlerStart(call.task, round, key) : undefined
   // Most calls neither start a task in the handler nor answer a single-use round: no copy for them.
   let init: ContextInit = call.init
   if (starter || key !== undefined) {
@@ -99,7 +99,7 @@ function execute<R>(
 ): Promise<R | InputRequiredWire> {
   const once = async (): Promise<R | InputRequiredWire> => {
     if (call.task?.start === 'call') {
-      const created = await beginTask(call.task, round)
+      const created = await beginTask(call.task, round, ctx.idempotencyKey)
       if (created !== undefined) return created as R
     }
     let out: R

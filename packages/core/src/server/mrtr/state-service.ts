@@ -23,7 +23,7 @@ import {
 } from '../../security/request-state/index.ts'
 import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
 import type { Logger } from '../logger.ts'
-import type { Telemetry } from '../telemetry/telemetry.ts'
+import { refusalLabel, type Telemetry } from '../telemetry/telemetry.ts'
 
 export interface RequestStateOptions {
   /** Key ring: the first key seals, every key opens. Omit for an ephemeral key (one process only). */
@@ -122,8 +122,10 @@ export class StateService {
 
   /** Counts, reports and logs a refusal; the caller throws the one fixed -32602. */
   refuse(reason: StateRefusalReason, method: string): void {
-    this.metrics.refused[reason] = (this.metrics.refused[reason] ?? 0) + 1
-    this.telemetry.refused(reason)
+    // A binder the application wrote may return any reason: the counts keep to the fixed set.
+    const label = refusalLabel(reason)
+    this.metrics.refused[label] = (this.metrics.refused[label] ?? 0) + 1
+    this.telemetry.refused(label)
     this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
     if (devTapOn()) publishDev({ type: 'state-refused', request: currentDevRequest()?.id, reason, method })
   }

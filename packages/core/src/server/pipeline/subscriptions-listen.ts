@@ -8,10 +8,11 @@ import { SuccessStatus, TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
+import { permits, readScopes, requireScopes } from '../authorization.ts'
 import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
-import type { MethodCall } from '../methods/method-call.ts'
+import { clipped, type MethodCall } from '../methods/method-call.ts'
+import { requireTaskScopes } from '../methods/tasks.ts'
 import type { ServerEvent } from '../notification-bus.ts'
-import type { ServerCore } from '../server-core.ts'
 import { detailedTask } from '../tasks/task-record.ts'
 import type { Reply, StreamSink } from './reply.ts'
 
@@ -25,13 +26,16 @@ interface Filter {
 
 /** Task ids one listen stream may follow. */
 const MAX_TASK_IDS = 100
+/** Resource URIs one listen stream may follow, and the longest URI (as `resources/read` allows). */
+const MAX_RESOURCE_SUBSCRIPTIONS = 1000
+const MAX_URI_LENGTH = 4096
 
 export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
   const requested = call.params.notifications
   if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: notifications filter is required.')
   }
-  const filter = honoured(call.core, requested as JsonObject)
+  const filter = honoured(call, requested as JsonObject)
   const taskIds = await ownTasks(call, (requested as JsonObject).taskIds)
   if (taskIds.length > 0) filter.taskIds = taskIds
   const id = call.request.id
@@ -47,10 +51,10 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
           return
         }
         if (event.type === 'task-changed') {
-          if (filter.taskIds?.includes(event.taskId)) void sendTask(call.core, sink, id, event)
+          if (filter.taskIds?.includes(event.taskId)) void sendTask(call, sink, id, event)
           return
         }
-        const method = deliver(filter, event)
+        const method = deliver(call, filter, event)
         if (method === undefined) return
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
       })
@@ -70,7 +74,8 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
 /**
  * The requested task ids this stream may follow: those of the caller's own live tasks, when the
  * request declared the tasks extension. An id that is unknown or someone else's is left out of
- * the acknowledgement, exactly alike.
+ * the acknowledgement, exactly alike; an own task whose tool needs a scope the caller lacks is
+ * refused as `tasks/get` would refuse it (403).
  */
 async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]> {
   if (!Array.isArray(requested) || !call.core.tools.hasTasks()) return []
@@ -85,21 +90,23 @@ async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]>
       if (error instanceof TesseraError && error.code === 'TESSERA_INVALID_PARAMS') return undefined
       throw error
     })
-    if (found !== undefined) own.push(taskId)
+    if (found === undefined) continue
+    requireTaskScopes(call.core, found, call.exchange.auth)
+    own.push(taskId)
   }
   return own
 }
 
 /** Sends the task of a change event: carried along, or read from the store when it was too large. */
 async function sendTask(
-  core: ServerCore,
+  call: MethodCall,
   sink: StreamSink,
   id: JsonRpcId,
   event: { taskId: string; task?: JsonObject },
 ): Promise<void> {
   let task = event.task
   if (task === undefined) {
-    const stored = await core.tasks.service.read(event.taskId).catch(() => undefined)
+    const stored = await call.core.tasks.service.read(event.taskId, call.exchange.auth).catch(() => undefined)
     if (stored === undefined) return
     task = detailedTask(stored)
   }
@@ -107,8 +114,8 @@ async function sendTask(
 }
 
 /** The subset of the requested filter this server will actually deliver. */
-function honoured(core: ServerCore, requested: JsonObject): Filter {
-  const caps = core.capabilities()
+function honoured(call: MethodCall, requested: JsonObject): Filter {
+  const caps = call.core.capabilities()
   const filter: Filter = {}
   if (requested.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true
   if (requested.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true
@@ -116,13 +123,40 @@ function honoured(core: ServerCore, requested: JsonObject): Filter {
     filter.resourcesListChanged = true
   const uris = requested.resourceSubscriptions
   if (Array.isArray(uris) && caps.resources?.subscribe) {
-    const valid = uris.filter((u): u is string => typeof u === 'string').slice(0, 1000)
-    if (valid.length > 0) filter.resourceSubscriptions = valid
+    const followed = followable(call, uris)
+    if (followed.length > 0) filter.resourceSubscriptions = followed
   }
   return filter
 }
 
-function deliver(filter: Filter, event: ServerEvent): string | undefined {
+/**
+ * The requested URIs this stream follows: each must name a registered resource (or match a
+ * template), so a bare prefix follows nothing, and subscribing needs what reading needs (403
+ * otherwise, as `resources/read` answers). Unknown URIs are left out of the acknowledgement.
+ */
+function followable(call: MethodCall, uris: unknown[]): string[] {
+  const followed = new Set<string>()
+  for (const uri of uris.slice(0, MAX_RESOURCE_SUBSCRIPTIONS)) {
+    if (typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_LENGTH) continue
+    const scopes = readScopes(call.core, uri)
+    if (scopes === undefined) continue
+    requireScopes(scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
+    followed.add(uri)
+  }
+  return [...followed]
+}
+
+/**
+ * Whether an update of `uri` reaches this stream: it is a followed resource or one below it (an
+ * update may name a sub-resource), and the caller may read it, judged by what `uri` itself needs.
+ */
+function follows(call: MethodCall, filter: Filter, uri: string): boolean {
+  const followed = filter.resourceSubscriptions
+  if (followed === undefined || !followed.some((u) => uri === u || uri.startsWith(`${u}/`))) return false
+  return permits(readScopes(call.core, uri) ?? [], call.exchange.auth)
+}
+
+function deliver(call: MethodCall, filter: Filter, event: ServerEvent): string | undefined {
   switch (event.type) {
     case 'tools/list_changed':
       return filter.toolsListChanged ? 'notifications/tools/list_changed' : undefined
@@ -131,9 +165,7 @@ function deliver(filter: Filter, event: ServerEvent): string | undefined {
     case 'resources/list_changed':
       return filter.resourcesListChanged ? 'notifications/resources/list_changed' : undefined
     case 'resources/updated':
-      return filter.resourceSubscriptions?.some((uri) => event.uri === uri || event.uri.startsWith(`${uri}/`))
-        ? 'notifications/resources/updated'
-        : undefined
+      return follows(call, filter, event.uri) ? 'notifications/resources/updated' : undefined
     default:
       return undefined
   }

@@ -6,8 +6,10 @@
  * that decide whether to act, answered in ordinary rounds): the task is stored then, the client
  * gets its `CreateTaskResult`, and the running handler is followed to its end. Either way the
  * task exists in the store before the client hears of it. When the store cannot take the task,
- * the call goes on synchronously instead: nothing is lost and nothing runs twice.
+ * the call goes on synchronously instead: nothing is lost and nothing runs twice. A task the
+ * bounds refuse (too large, or too many for its principal) refuses the call.
  */
+import { TesseraError } from '../../errors.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { Exchange } from '../exchange.ts'
 import type { RecordedAnswer, RoundState } from '../mrtr/round-state.ts'
@@ -42,20 +44,31 @@ const TWIN_POLL_MS = 20
 export async function beginTask(
   launch: TaskLaunch,
   round: RoundState,
+  idempotencyKey: string | undefined,
 ): Promise<Record<string, unknown> | undefined> {
   const service = launch.runner.service
-  const task = launch.record(service.newId(round.nonce), round.carried())
+  const task = keyed(launch.record(service.newId(round.nonce), round.carried()), idempotencyKey)
   if (!(await stored(service, task))) return undefined
   launchTask(launch.runner, task, launch.body, launch.auth)
   return createTaskResult(task)
 }
 
-/** Stores a new task; false (logged) when the store cannot take it. */
+/** The task of a single-use answer keeps the answer's idempotency key for every later run. */
+function keyed(task: TaskRecord, idempotencyKey: string | undefined): TaskRecord {
+  return idempotencyKey === undefined ? task : { ...task, call: { ...task.call, idempotencyKey } }
+}
+
+/**
+ * Stores a new task; false (logged) when the store cannot take it. A refusal meant for the
+ * client (a record over its bound, a principal with all the tasks it may keep) is thrown: running
+ * such a call synchronously instead would slip past the bound.
+ */
 async function stored(service: TaskRunner['service'], task: TaskRecord): Promise<boolean> {
   try {
     await service.create(task)
     return true
   } catch (error) {
+    if (error instanceof TesseraError && error.code !== 'TESSERA_STORE_UNAVAILABLE') throw error
     service.logger.warn(
       { event: 'task_not_started', err: error },
       'the task store could not take the task; the call goes on synchronously',
@@ -72,7 +85,11 @@ export interface HandlerStart {
 }
 
 /** The task start of a handler that decides when its call becomes a task. */
-export function handlerStart(launch: TaskLaunch, round: RoundState): HandlerStart {
+export function handlerStart(
+  launch: TaskLaunch,
+  round: RoundState,
+  idempotencyKey: string | undefined,
+): HandlerStart {
   const service = launch.runner.service
   let started: { task: TaskRecord; control: TaskControl } | undefined
   let announce: () => void = () => {}
@@ -86,7 +103,7 @@ export function handlerStart(launch: TaskLaunch, round: RoundState): HandlerStar
   }
   return {
     async hook(answers) {
-      const task = launch.record(service.newId(round.nonce), answers)
+      const task = keyed(launch.record(service.newId(round.nonce), answers), idempotencyKey)
       if (!(await stored(service, task))) return undefined
       const control = taskControl(service, task, launch.auth)
       started = { task, control }
@@ -124,7 +141,7 @@ export async function replayTask(
   const taskId = (recorded as { resultType?: unknown; taskId?: unknown } | null)?.taskId
   if ((recorded as { resultType?: unknown })?.resultType !== 'task' || typeof taskId !== 'string')
     return undefined
-  const task = await launch.runner.service.read(taskId)
+  const task = await launch.runner.service.read(taskId, launch.auth)
   return task === undefined ? undefined : createTaskResult(task)
 }
 
@@ -140,7 +157,7 @@ export async function twinTask(
   const id = service.newId(nonce)
   const until = Date.now() + TWIN_WAIT_MS
   for (;;) {
-    const task = await service.read(id)
+    const task = await service.read(id, launch.auth)
     if (task !== undefined) return createTaskResult(task)
     if (Date.now() >= until) return undefined
     await new Promise((resolve) => setTimeout(resolve, TWIN_POLL_MS))

@@ -3,8 +3,8 @@
  * What a task store keeps per task, and the two wire shapes made from it: the `CreateTaskResult`
  * a `tools/call` answers with, and the detailed task of `tasks/get` and `notifications/tasks`.
  * The record also holds what a worker needs to run the call again after its inputs arrive (the
- * tool, its arguments, the client's capabilities, the answers gathered so far), so any instance
- * can resume it.
+ * tool, its arguments, the client's capability declarations and identity, the answers gathered
+ * so far), so any instance can resume it, and no more: a record is bounded in size.
  */
 import type { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
@@ -33,6 +33,18 @@ export interface TaskCall {
   protocolVersion: string
   clientCapabilities: ClientCapabilities
   clientInfo?: Implementation
+  /**
+   * The scopes the tool needed when the task began: every task method demands them, and the
+   * scopes the tool needs now, of whoever touches the task.
+   */
+  scopes?: string[]
+  /**
+   * The `ctx.idempotencyKey` of the single-use answer the task acts on: a run after its worker
+   * died gets it again, so a handler that stored it with its work finds that work.
+   */
+  idempotencyKey?: string
+  /** Runs started because the worker holding the task died, so a task that kills workers ends. */
+  reruns?: number
   /** Answers gathered so far, from the rounds before the task and from `tasks/update`. */
   answers: RecordedAnswer[]
   /** Runs of the handler so far (each ask that parks the task ends one). */
@@ -106,6 +118,15 @@ export function detailedTask(task: TaskRecord): JsonObject {
   if (task.status === 'failed' && task.error !== undefined) out.error = task.error as JsonObject
   if (task.progress !== undefined) out._meta = { [TASK_PROGRESS_META]: task.progress }
   return out
+}
+
+/**
+ * The size a task's bound applies to: its record in JSON, leaving out the result (what the
+ * handler returned, not what the client sent).
+ */
+export function recordBytes(task: TaskRecord): number {
+  const { result: _, ...rest } = task
+  return Buffer.byteLength(JSON.stringify(rest))
 }
 
 export function isTerminal(task: TaskRecord): boolean {

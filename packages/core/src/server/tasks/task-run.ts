@@ -85,6 +85,7 @@ export function launchTask(
     target: task.call.tool,
     task: control.handle,
   }
+  if (task.call.idempotencyKey !== undefined) init.idempotencyKey = task.call.idempotencyKey
   const ctx = new RequestContext(init, round)
   const running = Promise.resolve().then(() => body.run(ctx))
   void follow(runner, task, running, round, control, body)

@@ -3,10 +3,12 @@
  * Tasks of one server over its task store: creating them durably, finding them for their owner
  * only, changing them by compare-and-set, answering their questions, cancelling them, and
  * telling listen streams (on every instance, through the bus) what changed. A working task whose
- * worker's lease ran out is failed by whoever reads it first: a dead worker's task never stays
+ * worker's lease ran out is settled by whoever reads it first (run again under its idempotency
+ * key, or ended with an outcome that says it is unknown): a dead worker's task never stays
  * `working`, and the late worker, should it wake, can no longer write.
  */
 import { TesseraError } from '../../errors.ts'
+import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
@@ -19,10 +21,11 @@ import type { Telemetry } from '../telemetry/telemetry.ts'
 import {
   cancelledByClient,
   detailedTask,
-  failedWith,
   isTerminal,
+  recordBytes,
   type TaskCall,
   type TaskRecord,
+  withoutInputs,
 } from './task-record.ts'
 import type { TaskStore } from './task-store.ts'
 
@@ -35,13 +38,34 @@ export interface TaskSettings {
   pollIntervalMs: number
   /** Bound on every task store call (default min(5000, leaseMs / 3)). */
   storeTimeoutMs: number
+  /** The most tasks one principal may have kept at once (default 1000). */
+  maxPerPrincipal: number
+  /** The largest record, in bytes of JSON without its result (default 65 536). */
+  maxRecordBytes: number
 }
 
 /** The one answer for an id that is unknown, expired or someone else's. */
 export const UNKNOWN_TASK_MESSAGE = 'Invalid params: unknown task.'
 
 const STORE_UNAVAILABLE = 'The task store is unavailable; retry later.'
-const WORKER_GONE = 'The worker running this task stopped before the task finished.'
+const OUTCOME_UNKNOWN =
+  'The worker running this task stopped before it reported an outcome: whether the work was done is unknown. Check its effects before calling again.'
+/** `_meta` key of a task result whose outcome is unknown. */
+export const TASK_OUTCOME_META = 'dev.tessera/outcome'
+/** Runs again of one task after its worker died, beyond which its outcome is unknown. */
+const MAX_RERUNS = 3
+
+/** What the server tells the task service about running a dead worker's task again. */
+export interface OrphanRuns {
+  /** Whether this server can run the task's tool again on its stored arguments. */
+  runnable(task: TaskRecord): boolean
+  /** Whether `auth` holds the scopes of what the task runs. */
+  permitted(task: TaskRecord, auth: AuthInfo | undefined): boolean
+  /** Runs the task (leased to this process) from the top, as `auth`. */
+  rerun(task: TaskRecord, auth: AuthInfo | undefined): void
+}
+
+type OrphanVerdict = 'rerun' | 'unknown' | 'later'
 const MUTATE_ATTEMPTS = 8
 /** The largest detailed task (UTF-8 bytes) sent along with its change event. */
 const INLINE_TASK_BYTES = 4096
@@ -54,6 +78,7 @@ export class TaskService {
   /** The runs this process holds, by task id: how to stop each, and when it has ended. */
   readonly #running = new Map<string, { stop: (reason: string) => void; ended: Promise<void> }>()
   #unsubscribe: (() => void) | undefined
+  #orphans: OrphanRuns | undefined
 
   readonly #telemetry: Telemetry | undefined
 
@@ -112,28 +137,94 @@ export class TaskService {
     }
   }
 
-  /** Stores a new task; resolves once a `tasks/get` on any instance would find it. */
+  /**
+   * Stores a new task; resolves once a `tasks/get` on any instance would find it. A task over
+   * the record bound, or of a principal that keeps all the tasks it may, is refused with an
+   * error for the client; a store that cannot take it is unavailable.
+   */
   async create(task: TaskRecord): Promise<void> {
-    const created = await this.#call('create', () => this.#store.create(task))
-    if (!created) throw this.#unavailable('create', 'the store refused the task (full, or the id is taken)')
+    this.assertBounded(task)
+    const limits = { maxPerOwner: this.settings.maxPerPrincipal }
+    const created = await this.#call('create', () => this.#store.create(task, limits))
+    if (created === 'owner-full') {
+      this.#logger.warn({ event: 'task_refused', reason: 'owner_full', tool: task.call.tool }, 'task refused')
+      throw new TesseraError(
+        'TESSERA_TOO_MANY_TASKS',
+        `Too many tasks: a principal may keep ${this.settings.maxPerPrincipal} at once, and a task counts until it expires; retry later.`,
+      )
+    }
+    if (created !== 'created') throw this.#unavailable('create', `the store refused the task (${created})`)
     this.#logger.info({ event: 'task_created', taskId: task.id, tool: task.call.tool }, 'task created')
     this.publish(task)
+  }
+
+  /** Throws -32602 when `task` is larger than a record may be (its result left out). */
+  assertBounded(task: TaskRecord): void {
+    const bytes = recordBytes(task)
+    if (bytes <= this.settings.maxRecordBytes) return
+    throw new TesseraError(
+      'TESSERA_INVALID_PARAMS',
+      `Invalid params: the task would keep ${bytes} bytes of arguments, answers and questions; at most ${this.settings.maxRecordBytes} are kept.`,
+    )
   }
 
   /** The caller's task: unknown, expired and foreign ids all get the same -32602. */
   async find(id: unknown, auth: AuthInfo | undefined): Promise<TaskRecord> {
     if (typeof id !== 'string' || id === '' || id.length > 128) throw unknownTask()
     const owner = this.ownerOf(auth)
-    const task = await this.read(id)
-    if (task === undefined || owner === undefined || task.owner !== owner) throw unknownTask()
+    if (owner === undefined) throw unknownTask()
+    const task = await this.read(id, auth, owner)
+    if (task === undefined || task.owner !== owner) throw unknownTask()
     return task
   }
 
-  /** The task as it stands, a dead worker's task failed first. */
-  async read(id: string): Promise<TaskRecord | undefined> {
+  /** Sets how this server runs again the task of a worker that died (see `read`). */
+  rerunOrphansWith(orphans: OrphanRuns): void {
+    this.#orphans = orphans
+  }
+
+  /**
+   * The task as it stands. A working task whose worker's lease ran out is first given an ending
+   * that tells the truth: a task acting on a single-use answer runs again from the top, here,
+   * under the answer's idempotency key (a handler that stored the key with its work finds it and
+   * reports it; one that had not got that far acts now, once); any other ends with an outcome
+   * that says it is unknown, never `failed` for work that may have been done, and never run twice.
+   * `auth` is the reader's: a run again happens for the task's owner holding the tool's scopes.
+   */
+  async read(
+    id: string,
+    auth?: AuthInfo | undefined,
+    owner: string | undefined = this.ownerOf(auth),
+  ): Promise<TaskRecord | undefined> {
     const task = await this.#call('get', () => this.#store.get(id))
     if (task === undefined || !leaseRanOut(task)) return task
-    return this.mutate(id, (current) => (leaseRanOut(current) ? failedByDeadWorker(current) : current))
+    const verdict = this.#orphanVerdict(task, auth, owner)
+    if (verdict === 'later') return task
+    let fence: string | undefined
+    const next = await this.mutate(id, (current) => {
+      if (!leaseRanOut(current)) return current
+      if (verdict === 'unknown') return outcomeUnknown(current)
+      const lease = { fence: newFence(), until: Date.now() + this.settings.leaseMs }
+      fence = lease.fence
+      const reruns = (current.call.reruns ?? 0) + 1
+      return { ...current, lease, call: { ...current.call, reruns } }
+    })
+    if (fence !== undefined && next?.lease?.fence === fence) {
+      this.#logger.warn(
+        { event: 'task_rerun', taskId: id, tool: next.call.tool, reruns: next.call.reruns },
+        'the worker running this task died; it runs again under its idempotency key',
+      )
+      this.#orphans?.rerun(next, auth)
+    }
+    return next
+  }
+
+  /** Whether a dead worker's task runs again now, ends with an unknown outcome, or waits for a reader who may run it. */
+  #orphanVerdict(task: TaskRecord, auth: AuthInfo | undefined, owner: string | undefined): OrphanVerdict {
+    if (task.call.idempotencyKey === undefined || (task.call.reruns ?? 0) >= MAX_RERUNS) return 'unknown'
+    const orphans = this.#orphans
+    if (orphans === undefined || !orphans.runnable(task)) return 'unknown'
+    return owner === task.owner && orphans.permitted(task, auth) ? 'rerun' : 'later'
   }
 
   /**
@@ -320,7 +411,16 @@ function leaseRanOut(task: TaskRecord): boolean {
   return task.status === 'working' && task.lease !== undefined && task.lease.until < Date.now()
 }
 
-function failedByDeadWorker(task: TaskRecord): TaskRecord {
-  const { lease: _, ...rest } = task
-  return failedWith(rest, new TesseraError('TESSERA_INTERNAL', WORKER_GONE))
+/**
+ * The ending of a dead worker's task that cannot run again: completed, with an error result that
+ * says the outcome is unknown (the work may have been done) and a `_meta` flag a program can read.
+ */
+function outcomeUnknown(task: TaskRecord): TaskRecord {
+  const { lease: _, ...rest } = withoutInputs(task)
+  const result: JsonObject = {
+    content: [{ type: 'text', text: OUTCOME_UNKNOWN }],
+    isError: true,
+    _meta: { [TASK_OUTCOME_META]: 'unknown' },
+  }
+  return { ...rest, status: 'completed', result }
 }

@@ -11,16 +11,16 @@ describeTaskStore('memory', () => memoryTaskStore())
 describe('memoryTaskStore', () => {
   it('refusesANewTaskWhenFullOfLiveOnes', async () => {
     const store = memoryTaskStore({ maxTasks: 2 })
-    expect(await store.create(sampleTask())).toBe(true)
-    expect(await store.create(sampleTask())).toBe(true)
-    expect(await store.create(sampleTask())).toBe(false)
+    expect(await store.create(sampleTask())).toBe('created')
+    expect(await store.create(sampleTask())).toBe('created')
+    expect(await store.create(sampleTask())).toBe('full')
   })
 
   it('makesRoomByDroppingExpiredTasks', async () => {
     let now = 1_000_000
     const store = memoryTaskStore({ maxTasks: 1, now: () => now })
-    expect(await store.create(sampleTask({ expiresAt: now + 10 }))).toBe(true)
+    expect(await store.create(sampleTask({ expiresAt: now + 10 }))).toBe('created')
     now += 20
-    expect(await store.create(sampleTask({ expiresAt: now + 10 }))).toBe(true)
+    expect(await store.create(sampleTask({ expiresAt: now + 10 }))).toBe('created')
   })
 })

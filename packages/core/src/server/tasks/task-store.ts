@@ -1,15 +1,32 @@
 /**
  * @module task-store
  * The port every task store implements, and its in-memory implementation. The port is small on
- * purpose: create, read, and replace at a known version (compare-and-set). Everything a task
+ * purpose: create (within an owner's bound), read, and replace at a known version
+ * (compare-and-set). Everything a task
  * means (leases, answers, cancellation, expiry of a dead worker's task) is decided once, in core,
  * on top of it, so every store behaves alike and the contract suite can check all of them.
  */
 import type { TaskRecord } from './task-record.ts'
 
+/** How a `create` ended: stored, or why not. */
+export type TaskCreation = 'created' | 'taken' | 'full' | 'owner-full'
+
+export interface TaskLimits {
+  /**
+   * The most unexpired tasks one owner may have, the new one included: a create beyond it is
+   * `'owner-full'`. Counted and inserted in one atomic step, so workers racing for an owner's
+   * last place never exceed it.
+   */
+  maxPerOwner?: number
+}
+
 export interface TaskStore {
-  /** Stores a new task (durably, before this resolves); false when its id is taken or the store is full. */
-  create(task: TaskRecord): Promise<boolean>
+  /**
+   * Stores a new task (durably, before this resolves): `'created'`, or `'taken'` (its id is
+   * taken), `'full'` (the store holds all it may), `'owner-full'` (its owner is at
+   * `limits.maxPerOwner`).
+   */
+  create(task: TaskRecord, limits?: TaskLimits): Promise<TaskCreation>
   /** The task; undefined when unknown or past its `expiresAt`. */
   get(id: string): Promise<TaskRecord | undefined>
   /**
@@ -42,29 +59,47 @@ export function memoryTaskStore(options?: MemoryTaskStoreOptions): TaskStore {
   const max = options?.maxTasks ?? 10_000
   const now = options?.now ?? Date.now
   const tasks = new Map<string, TaskRecord>()
+  const byOwner = new Map<string, Set<string>>()
   let closed = false
   const assertOpen = () => {
     if (closed) throw new Error('memory task store is closed')
   }
+  const forget = (task: TaskRecord) => {
+    tasks.delete(task.id)
+    const owned = byOwner.get(task.owner)
+    owned?.delete(task.id)
+    if (owned?.size === 0) byOwner.delete(task.owner)
+  }
   const sweep = () => {
     const at = now()
-    for (const [id, task] of tasks) if (isExpired(task, at)) tasks.delete(id)
+    for (const task of tasks.values()) if (isExpired(task, at)) forget(task)
   }
   const live = (id: string): TaskRecord | undefined => {
     const task = tasks.get(id)
     if (task === undefined) return undefined
     if (!isExpired(task, now())) return task
-    tasks.delete(id)
+    forget(task)
     return undefined
   }
+  const ownedCount = (owner: string): number => {
+    const ids = byOwner.get(owner)
+    if (ids === undefined) return 0
+    for (const id of [...ids]) live(id)
+    return byOwner.get(owner)?.size ?? 0
+  }
   return {
-    async create(task) {
+    async create(task, limits) {
       assertOpen()
-      if (live(task.id) !== undefined) return false
+      if (live(task.id) !== undefined) return 'taken'
+      if (limits?.maxPerOwner !== undefined && ownedCount(task.owner) >= limits.maxPerOwner)
+        return 'owner-full'
       if (tasks.size >= max) sweep()
-      if (tasks.size >= max) return false
+      if (tasks.size >= max) return 'full'
       tasks.set(task.id, structuredClone(task))
-      return true
+      const owned = byOwner.get(task.owner) ?? new Set<string>()
+      owned.add(task.id)
+      byOwner.set(task.owner, owned)
+      return 'created'
     },
     async get(id) {
       assertOpen()
@@ -82,6 +117,7 @@ export function memoryTaskStore(options?: MemoryTaskStoreOptions): TaskStore {
     async close() {
       closed = true
       tasks.clear()
+      byOwner.clear()
     },
   }
 }

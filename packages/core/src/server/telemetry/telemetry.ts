@@ -8,9 +8,19 @@
  * single-use metrics. Without `@opentelemetry/api`, or without an SDK registered, nothing is
  * recorded and nothing but a few checks is paid. No token or state is ever recorded, and no
  * argument value or result unless the tool opted in (`trace`).
+ *
+ * A caller chooses method names, tool and prompt names, URIs and versions, so none of them is
+ * recorded as sent: every metric attribute takes its value from what the server registered or
+ * from a fixed set, and anything else is the one value `_OTHER`. A metric then has as many
+ * series as the server has tools, prompts and methods, however many names a caller makes up.
+ * Spans follow the same rule for names (a span named after a made-up tool would be as many
+ * distinct names for a backend); a resource URI that resolves stays on its span, cut at 512.
  */
+import { wireMappings } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { HANDSHAKE_VERSIONS, MODERN_VERSIONS } from '../../protocol/modern/vocabulary.ts'
+import type { StateRefusalReason } from '../mrtr/state-service.ts'
 import type { CarriedSpan } from './carried-span.ts'
 import {
   type Attributes,
@@ -34,6 +44,75 @@ const CLIENT_KIND = 2
 const ERROR_STATUS = 2
 /** Longest argument or result JSON put on a span for a tool that opted in. */
 const MAX_TRACED_VALUE = 8192
+/** Longest resource URI put on a span (one that resolved: any other is `OTHER`). */
+const MAX_TRACED_URI = 512
+
+/**
+ * What telemetry records for a value it must not echo: a method, tool, prompt, resource or
+ * version the server does not know, or a reason, outcome, store or error outside its fixed set.
+ * The OpenTelemetry conventions spell an unlisted value this way (`http.request.method`).
+ */
+const OTHER = '_OTHER'
+
+/** What the server knows: besides the fixed sets below, the only values telemetry records. */
+export interface Known {
+  /** The request methods the server serves, in either era. */
+  readonly methods: ReadonlySet<string>
+  tool(name: string): boolean
+  prompt(name: string): boolean
+  /** A registered resource, or a URI that a registered template matches. */
+  resource(uri: string): boolean
+}
+
+const VERSIONS: ReadonlySet<string> = new Set([...MODERN_VERSIONS, ...HANDSHAKE_VERSIONS])
+/** `error.type`: a JSON-RPC code of the error table (in either era), or a tool error. */
+const ERROR_TYPES: ReadonlySet<string> = new Set([
+  ...Object.values(wireMappings).flatMap((m) =>
+    ('handshake' in m ? [m.jsonrpc, m.handshake] : [m.jsonrpc]).map(String),
+  ),
+  'tool_error',
+])
+// A record keyed by the union: a reason added to the type without a label here fails to compile.
+const REFUSALS: Readonly<Record<StateRefusalReason, true>> = {
+  malformed: true,
+  'unknown-key': true,
+  mac: true,
+  expired: true,
+  'not-yet-valid': true,
+  binding: true,
+  'no-stable-principal': true,
+  'store-epoch': true,
+}
+const SINGLE_USE_OUTCOMES: ReadonlySet<string> = new Set([
+  'executed',
+  'replayed',
+  'in_progress',
+  'lease_lost',
+  'store_error',
+])
+const STORES: ReadonlySet<string> = new Set(['replay', 'tasks'])
+const STORE_OPERATIONS: ReadonlySet<string> = new Set([
+  // the single-use guard's
+  'epoch',
+  'claim',
+  'renew',
+  'complete',
+  'release',
+  // the task service's
+  'create',
+  'get',
+  'replace',
+])
+
+/** `value` when it is in `allowed`, else `OTHER`. */
+function bounded(value: unknown, allowed: ReadonlySet<unknown>): string {
+  return allowed.has(value) ? String(value) : OTHER
+}
+
+/** A requestState refusal reason as metrics and `stateMetrics` count it: one of a fixed set. */
+export function refusalLabel(reason: string): string {
+  return Object.hasOwn(REFUSALS, reason) ? reason : OTHER
+}
 
 interface Instruments {
   duration: Histogram
@@ -81,11 +160,12 @@ export class RequestSpan {
 
   /** A JSON-RPC error answered this request. */
   failed(code: number, message: string): void {
-    this.#errorType = String(code)
+    const type = bounded(String(code), ERROR_TYPES)
+    this.#errorType = type
     this.#outcome = 'error'
     if (this.#span === undefined) return
-    this.#span.setAttribute('error.type', String(code))
-    this.#span.setAttribute('rpc.response.status_code', String(code))
+    this.#span.setAttribute('error.type', type)
+    this.#span.setAttribute('rpc.response.status_code', type)
     this.#span.setStatus({ code: ERROR_STATUS, message })
   }
 
@@ -123,12 +203,14 @@ export class Telemetry {
   #tracerOfApi: Tracer | null = null
   #instruments: Instruments | undefined | null
   #countSessions: (() => Promise<number>) | undefined
+  readonly #known: Known
 
   /** `enabled: false` records nothing, whatever SDK the application registered. */
-  constructor(version: string, enabled = true) {
+  constructor(version: string, enabled: boolean, known: Known) {
     this.#enabled = enabled
     this.#version = version
     this.#instruments = enabled ? null : undefined
+    this.#known = known
   }
 
   /** The tracer, once the API is loaded (a proxy that records once an SDK registers). */
@@ -232,28 +314,47 @@ export class Telemetry {
   request(input: RequestTelemetry): RequestSpan {
     const tracing = this.#tracer !== undefined && tracerRegistered()
     if (!tracing && this.instruments === undefined) return IDLE
-    const attributes: Attributes = { 'mcp.method.name': input.method }
-    const target = targetOf(input.method, input.params)
-    if (target.tool !== undefined) attributes['gen_ai.tool.name'] = target.tool
-    if (target.prompt !== undefined) attributes['gen_ai.prompt.name'] = target.prompt
+    const method = bounded(input.method, this.#known.methods)
+    const attributes: Attributes = { 'mcp.method.name': method }
+    const target = this.#targetOf(method, input.params)
+    if (method === 'tools/call') attributes['gen_ai.tool.name'] = target ?? OTHER
+    if (method === 'prompts/get') attributes['gen_ai.prompt.name'] = target ?? OTHER
     const tracer = this.#tracer
     const otel = otelApi()
     if (otel === undefined || tracer === undefined || !tracing)
       return new RequestSpan(undefined, undefined, attributes)
     const parent = parentContext(input.params, input.headers)
-    const name = target.name === undefined ? input.method : `${input.method} ${target.name}`
+    // Without a registered target the name is the method alone, as the conventions want when
+    // no low-cardinality target is available.
+    const name = target === undefined ? method : `${method} ${target}`
     const span = tracer.startSpan(name, { kind: SERVER_KIND }, parent)
     if (!span.isRecording()) return new RequestSpan(undefined, undefined, attributes)
     span.setAttributes(attributes)
     span.setAttribute('jsonrpc.request.id', String(input.requestId))
     span.setAttribute('network.transport', input.headers === undefined ? 'pipe' : 'tcp')
     const version = metaOf(input.params)?.['io.modelcontextprotocol/protocolVersion']
-    if (typeof version === 'string') span.setAttribute('mcp.protocol.version', version)
+    if (version !== undefined) span.setAttribute('mcp.protocol.version', bounded(version, VERSIONS))
     if (input.sessionId !== undefined) span.setAttribute('mcp.session.id', input.sessionId)
-    if (target.uri !== undefined) span.setAttribute('mcp.resource.uri', target.uri)
-    if (input.method === 'tools/call') span.setAttribute('gen_ai.operation.name', 'execute_tool')
+    if (method === 'resources/read') span.setAttribute('mcp.resource.uri', this.#uriOf(input.params))
+    if (method === 'tools/call') span.setAttribute('gen_ai.operation.name', 'execute_tool')
     const context = otel.trace.setSpan(parent, span).setValue(REQUEST_SPAN, span)
     return new RequestSpan(span, context, attributes)
+  }
+
+  /** The registered tool or prompt a request names, if it names one. */
+  #targetOf(method: string, params: JsonObject | undefined): string | undefined {
+    const name = params?.name
+    if (typeof name !== 'string') return undefined
+    if (method === 'tools/call') return this.#known.tool(name) ? name : undefined
+    if (method === 'prompts/get') return this.#known.prompt(name) ? name : undefined
+    return undefined
+  }
+
+  /** The URI a read names, when the server has a resource there; only a span records it. */
+  #uriOf(params: JsonObject | undefined): string {
+    const uri = params?.uri
+    if (typeof uri !== 'string' || !this.#known.resource(uri)) return OTHER
+    return uri.length > MAX_TRACED_URI ? uri.slice(0, MAX_TRACED_URI) : uri
   }
 
   /**
@@ -330,8 +431,9 @@ export class Telemetry {
 
   /** A refused requestState: its reason on the span and in the metrics, never on the wire. */
   refused(reason: string): void {
-    requestSpan()?.setAttribute('tessera.request_state.refusal', reason)
-    this.instruments?.stateRefused.add(1, { reason })
+    const label = refusalLabel(reason)
+    requestSpan()?.setAttribute('tessera.request_state.refusal', label)
+    this.instruments?.stateRefused.add(1, { reason: label })
   }
 
   opened(keyId: string): void {
@@ -339,15 +441,19 @@ export class Telemetry {
   }
 
   singleUse(outcome: string): void {
-    requestSpan()?.setAttribute('tessera.single_use.outcome', outcome)
-    this.instruments?.singleUse.add(1, { outcome })
+    const label = bounded(outcome, SINGLE_USE_OUTCOMES)
+    requestSpan()?.setAttribute('tessera.single_use.outcome', label)
+    this.instruments?.singleUse.add(1, { outcome: label })
   }
 
   /** One call to a store: `store` is `replay` or `tasks`. */
   storeCall(store: string, operation: string, ms: number, ok: boolean): void {
     const metrics = this.instruments
     if (metrics === undefined) return
-    const attributes = { 'tessera.store': store, 'tessera.store.operation': operation }
+    const attributes = {
+      'tessera.store': bounded(store, STORES),
+      'tessera.store.operation': bounded(operation, STORE_OPERATIONS),
+    }
     metrics.storeDuration.record(ms / 1000, attributes)
     if (!ok) metrics.storeErrors.add(1, attributes)
   }
@@ -382,18 +488,6 @@ function requestSpan(): Span | undefined {
 function metaOf(params: JsonObject | undefined): JsonObject | undefined {
   const meta = params?._meta
   return typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as JsonObject) : undefined
-}
-
-/** What a request addresses: the tool, the prompt or the resource (and which names the span). */
-function targetOf(
-  method: string,
-  params: JsonObject | undefined,
-): { name?: string; tool?: string; prompt?: string; uri?: string } {
-  const name = typeof params?.name === 'string' ? params.name.slice(0, 128) : undefined
-  if (method === 'tools/call') return { name, tool: name }
-  if (method === 'prompts/get') return { name, prompt: name }
-  if (method === 'resources/read' && typeof params?.uri === 'string') return { uri: params.uri.slice(0, 512) }
-  return {}
 }
 
 /** The caller's trace context: from `_meta` (the MCP convention), else from the HTTP header. */

@@ -9,7 +9,7 @@ import { SuccessStatus, TesseraError } from '../../errors.ts'
 import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
-import { checkHostAndOrigin, hostnameOf } from '../../security/http/host-origin.ts'
+import { checkHostAndOrigin, readHost } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import {
   currentDevRequest,
@@ -80,7 +80,7 @@ export async function handleHttpRequest(
       })
     }
     const exchange = new HttpExchange(input.headers, auth, writer)
-    return deliver(await door.modern(inbound.message, exchange), exchange, writer, options)
+    return deliver(await door.modern(inbound.message, exchange), exchange, input, writer, options)
   }
   if (route.era === 'handshake' && sessions) {
     const c = { sessions, options, input, writer, auth }
@@ -98,16 +98,14 @@ export async function handleHttpRequest(
  * (400), whatever the policy: which of two hosts was meant cannot be known.
  */
 function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
-  const host = input.headers.get('host')
-  if (host !== undefined && (input.headers.isRepeated('host') || hostnameOf(host) === undefined)) {
-    const problem = input.headers.isRepeated('host')
-      ? 'Host was sent more than once'
-      : 'Host is not a host and port'
-    writeFault(writer, 'TESSERA_INVALID_REQUEST', `Bad request: ${problem}.`)
+  const host = readHost(input.headers)
+  if (host.kind === 'malformed') {
+    writeFault(writer, 'TESSERA_INVALID_REQUEST', `Bad request: ${host.problem}.`)
     return false
   }
   if (!options.policy) return true
-  const verdict = checkHostAndOrigin(options.policy, host, input.headers.get('origin'))
+  const sent = host.kind === 'host' ? host.value : undefined
+  const verdict = checkHostAndOrigin(options.policy, sent, input.headers.get('origin'))
   if (verdict === 'ok') return true
   writeFault(
     writer,
@@ -140,12 +138,16 @@ function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {
 function deliver(
   reply: Reply,
   exchange: HttpExchange,
+  input: HttpInput,
   writer: ReplyWriter,
   options: ResolvedHttpOptions,
 ): void {
   if (reply.kind === 'response')
     return exchange.respond(reply.status, encodeReply(reply), scopeChallenge(options, reply, exchange.auth))
   if (reply.kind === 'accepted') return writer.empty(SuccessStatus.accepted)
+  // Only the modern pipeline answers with a stream, and only for a listen whose body, version
+  // and mirrored headers it accepted: this is the one place a request is known to be a stream.
+  input.becameStream?.()
   openListenStream(reply, writer, options.keepAliveMs)
 }
 

@@ -73,11 +73,11 @@ export async function handshakeMessage(c: HandshakeRequest, inbound: InboundMess
   const session = await sessionOf(c, inbound.kind === 'request' ? inbound.message.id : undefined)
   if (!session) return
   if (inbound.kind === 'response') {
-    session.response(inbound.message)
+    session.response(inbound.message, c.auth)
     return c.writer.empty(SuccessStatus.accepted)
   }
   if (inbound.kind === 'notification') {
-    await session.notification(inbound.message)
+    await session.notification(inbound.message, c.auth)
     return c.writer.empty(SuccessStatus.accepted)
   }
   const exchange = new HandshakeHttpExchange(c.input.headers, c.auth, c.writer, c.sessions.events, session.id)
@@ -147,16 +147,19 @@ async function standalone(c: HandshakeRequest, session: Session): Promise<void> 
     if (!c.writer.closed) stream.write(': keep-alive\n\n')
   }, c.options.keepAliveMs)
   timer.unref()
-  unfollow = session.follow({
-    send(message: JsonObject) {
-      chain = chain.then(async () => {
-        const id = await events.append(streamId, message)
-        if (!c.writer.closed) stream.write(eventFrame(id, message))
-      })
+  unfollow = session.follow(
+    {
+      send(message: JsonObject) {
+        chain = chain.then(async () => {
+          const id = await events.append(streamId, message)
+          if (!c.writer.closed) stream.write(eventFrame(id, message))
+        })
+      },
+      end() {
+        stop()
+        if (!c.writer.closed) stream.end()
+      },
     },
-    end() {
-      stop()
-      if (!c.writer.closed) stream.end()
-    },
-  })
+    c.auth,
+  )
 }

@@ -15,6 +15,13 @@ export interface HttpInput {
    * arrive in time, or was already consumed by a framework that kept no copy of it.
    */
   body(): Promise<string>
+  /**
+   * Called once the request is known to be a 2026-07-28 `subscriptions/listen` stream, which is
+   * long by design and not load: the node face gives its `maxConcurrentRequests` slot back. What
+   * the request is comes from its parsed body and the era it was classified in, never from a
+   * header alone, so nothing else is ever let past the limit.
+   */
+  becameStream?(): void
 }
 
 export const bodyTooLarge = (): TesseraError =>

@@ -3,10 +3,22 @@
  * `HeaderView` over a node:http request. Node joins repeated unknown headers with ", ", which
  * would hide a repeated mirror, and keeps only the first `Host`, which would hide a second one;
  * repetition is therefore read from `rawHeaders`, lazily and only for the `mcp-*` names and
- * `host`, the ones ever asked about.
+ * `host`, the ones ever asked about. `requestHost` gives that reading of `Host` to code beside
+ * the endpoint.
  */
 import type { IncomingMessage } from 'node:http'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { type HostReading, readHost } from '../../security/http/host-origin.ts'
+
+/**
+ * What the `Host` of a node:http request names, read exactly as the MCP endpoint reads it (a
+ * second `Host`, which node drops, found in the raw headers): for what else a node server serves
+ * beside the endpoint, such as the development console, so it accepts no `Host` the endpoint
+ * refuses.
+ */
+export function requestHost(req: IncomingMessage): HostReading {
+  return readHost(new NodeHeaderView(req))
+}
 
 export class NodeHeaderView implements HeaderView {
   private repeated: Set<string> | undefined

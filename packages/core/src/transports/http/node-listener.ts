@@ -62,10 +62,6 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
   door.opened()
   let draining = false
   let inFlight = 0
-  // One function for every response: `on`, not `once`, since a response closes once anyway.
-  const release = (): void => {
-    inFlight--
-  }
   const devConsole = options?.devConsole
   const listener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     if (devConsole?.handle(req, res, resolved.path)) return
@@ -91,20 +87,29 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
         headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
       })
     }
-    if (counted(req)) {
+    // Every POST takes a slot, whatever its headers say: only the handling, once it knows the
+    // request became a listen stream, gives the slot back (GET streams never take one).
+    let holding = req.method === 'POST'
+    const release = (): void => {
+      if (!holding) return
+      holding = false
+      inFlight--
+    }
+    if (holding) {
       if (inFlight >= resolved.maxConcurrentRequests) {
         return writeFault(writer, 'TESSERA_UNAVAILABLE', 'Service unavailable: too many requests at once.', {
           headers: { 'retry-after': RETRY_AFTER_SECONDS },
         })
       }
       inFlight++
-      res.on('close', release)
+      res.once('close', release)
     }
     const input: HttpInput = {
       method: req.method ?? 'GET',
       target: sentTarget(req as FrameworkRequest),
       headers: new NodeHeaderView(req),
       body: () => readNodeBody(req, resolved),
+      becameStream: release,
     }
     const handling = devTapOn()
       ? tapRequest(input.method, pathOf(input.target), (request) => {
@@ -130,11 +135,6 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       draining = true
     },
   })
-}
-
-/** Whether a request counts against `maxConcurrentRequests`: streams are long by design, and not load. */
-function counted(req: IncomingMessage): boolean {
-  return req.method === 'POST' && req.headers['mcp-method'] !== 'subscriptions/listen'
 }
 
 /** The request target the client sent: Express strips a mount point from `req.url`, not from `originalUrl`. */

@@ -84,9 +84,11 @@ export interface HttpOptions {
   /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
   keepAliveMs?: number
   /**
-   * Requests answered at once by this listener, listen streams and GET streams not counted
+   * Requests answered at once by the node listener, listen streams and GET streams not counted
    * (default 256); beyond it → 503 with `Retry-After: 1`, so a burst is shed before it queues
-   * up behind the event loop.
+   * up behind the event loop. Every POST counts from its arrival; a 2026-07-28
+   * `subscriptions/listen` gives its slot back once the server accepted it and its stream opened.
+   * The fetch face does not count: a runtime that hosts it has its own limits.
    */
   maxConcurrentRequests?: number
   /** Authenticates every request (see `HttpAuthenticator`); default: everyone is anonymous. */
