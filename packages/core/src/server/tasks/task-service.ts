@@ -65,10 +65,12 @@ export interface OrphanRuns {
   rerun(task: TaskRecord, auth: AuthInfo | undefined): void
 }
 
-type OrphanVerdict = 'rerun' | 'unknown' | 'later'
 const MUTATE_ATTEMPTS = 8
 /** The largest detailed task (UTF-8 bytes) sent along with its change event. */
 const INLINE_TASK_BYTES = 4096
+
+/** What becomes of a dead worker's task on a read: run again, ended as unknown, or left for a reader who may run it. */
+type OrphanVerdict = 'rerun' | 'unknown' | 'later'
 
 export class TaskService {
   readonly settings: TaskSettings
@@ -219,8 +221,9 @@ export class TaskService {
     return next
   }
 
-  /** Whether a dead worker's task runs again now, ends with an unknown outcome, or waits for a reader who may run it. */
   #orphanVerdict(task: TaskRecord, auth: AuthInfo | undefined, owner: string | undefined): OrphanVerdict {
+    // A task the client asked to stop is never started again: what its worker did is unknown.
+    if (task.cancelRequested === true) return 'unknown'
     if (task.call.idempotencyKey === undefined || (task.call.reruns ?? 0) >= MAX_RERUNS) return 'unknown'
     const orphans = this.#orphans
     if (orphans === undefined || !orphans.runnable(task)) return 'unknown'
