@@ -2,7 +2,9 @@
  * @module validator
  * One shape for every schema a user can hand us: a zod v4 schema or a raw JSON Schema object
  * (2020-12 by default, draft-07 when `$schema` says so). Conversion and compilation happen once, at
- * registration; the request path only calls `validate`. Raw schemas are advertised verbatim.
+ * registration; the request path only calls `validate`. Raw schemas are advertised verbatim. An
+ * input's `default`s are applied whichever style declared it, so a handler sees the same
+ * arguments from a zod schema and from the JSON Schema it stands for.
  */
 import { createRequire } from 'node:module'
 import { z } from 'zod'
@@ -22,24 +24,35 @@ interface AjvValidateFn {
   (data: unknown): boolean
   errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown> }> | null
 }
+interface AjvError {
+  instancePath: string
+  keyword: string
+  message?: string
+  params?: Record<string, unknown>
+}
 interface AjvInstance {
   compile(schema: JsonSchema): AjvValidateFn
+  validateSchema(schema: JsonSchema): boolean
+  errors?: AjvError[] | null
 }
 type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance
 
 const require = createRequire(import.meta.url)
 const ajvOptions = { strict: false, allErrors: false, validateFormats: false, validateSchema: true }
-let ajv2020: AjvInstance | undefined
-let ajv07: AjvInstance | undefined
+/** One ajv per dialect and per use: inputs get their `default`s filled in, as zod does; outputs never. */
+const ajvs = new Map<string, AjvInstance>()
 
-function ajvFor(schema: JsonSchema): AjvInstance {
+function ajvFor(schema: JsonSchema, io: 'input' | 'output'): AjvInstance {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
-  if (dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04')) {
-    ajv07 ??= new (loadAjv('ajv'))(ajvOptions)
-    return ajv07
+  const draft07 = dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04')
+  const key = `${draft07 ? '07' : '2020'}:${io}`
+  let ajv = ajvs.get(key)
+  if (ajv === undefined) {
+    const options = io === 'input' ? { ...ajvOptions, useDefaults: true } : ajvOptions
+    ajv = new (loadAjv(draft07 ? 'ajv' : 'ajv/dist/2020'))(options)
+    ajvs.set(key, ajv)
   }
-  ajv2020 ??= new (loadAjv('ajv/dist/2020'))(ajvOptions)
-  return ajv2020
+  return ajv
 }
 
 function loadAjv(id: string): AjvConstructor {
@@ -74,7 +87,7 @@ export function compileSchema<T = unknown>(
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${label} must be a zod schema or a JSON Schema object.`)
   }
-  return compileJsonSchema<T>(schema, label)
+  return compileJsonSchema<T>(schema, io, label)
 }
 
 function compileZod<T>(schema: z.ZodType, io: 'input' | 'output', label: string): CompiledSchema<T> {
@@ -95,7 +108,7 @@ function compileZod<T>(schema: z.ZodType, io: 'input' | 'output', label: string)
   }
 }
 
-function compileJsonSchema<T>(schema: JsonSchema, label: string): CompiledSchema<T> {
+function compileJsonSchema<T>(schema: JsonSchema, io: 'input' | 'output', label: string): CompiledSchema<T> {
   // A copy keeps later mutation of the caller's object out of what we advertise.
   let jsonSchema: JsonSchema
   try {
@@ -103,15 +116,23 @@ function compileJsonSchema<T>(schema: JsonSchema, label: string): CompiledSchema
   } catch {
     throw new TypeError(`${label} is not plain JSON (it holds functions or class instances).`)
   }
+  const ajv = ajvFor(jsonSchema, io)
+  if (!ajv.validateSchema(jsonSchema)) {
+    throw new TypeError(`${label} is not a valid JSON Schema: ${schemaFault(jsonSchema, ajv.errors?.[0])}.`)
+  }
   let check: AjvValidateFn
   try {
-    check = ajvFor(jsonSchema).compile(jsonSchema)
+    check = ajv.compile(jsonSchema)
   } catch (error) {
-    throw new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}`)
+    throw new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}.`)
   }
+  // ajv fills defaults into the value it checks: a copy, so what the client sent (which the
+  // requestState binding digests) stays as sent. Only a schema that declares a default pays.
+  const fills = io === 'input' && declaresDefault(jsonSchema)
   return {
     jsonSchema,
-    validate(value) {
+    validate(sent) {
+      const value = fills && typeof sent === 'object' && sent !== null ? structuredClone(sent) : sent
       if (check(value)) return { ok: true, value: value as T }
       const err = check.errors?.[0]
       const missing = err?.params?.missingProperty
@@ -120,6 +141,40 @@ function compileJsonSchema<T>(schema: JsonSchema, label: string): CompiledSchema
       return { ok: false, path: path === '' ? '/' : path, message: err?.message ?? 'invalid value' }
     },
   }
+}
+
+/**
+ * What is wrong with a schema, in words: the keyword, where it stands, what it must be and what
+ * it is (`'type' at /properties/replicas must be one of array, boolean, … (it is "nmber")`).
+ */
+function schemaFault(schema: JsonSchema, error: AjvError | undefined): string {
+  if (error === undefined) return 'it does not match the JSON Schema meta-schema'
+  const segments = error.instancePath.split('/').slice(1)
+  const keyword = segments.at(-1)?.replaceAll('~1', '/').replaceAll('~0', '~')
+  const where = segments.length > 1 ? `/${segments.slice(0, -1).join('/')}` : 'the top level'
+  const allowed = error.params?.allowedValues
+  const must = Array.isArray(allowed)
+    ? `must be one of ${allowed.join(', ')}`
+    : (error.message ?? 'is invalid')
+  const found = valueAt(schema, segments)
+  const shown = found === undefined ? '' : ` (it is ${JSON.stringify(found)?.slice(0, 64)})`
+  return keyword === undefined ? `the schema ${must}` : `'${keyword}' at ${where} ${must}${shown}`
+}
+
+function valueAt(schema: unknown, segments: readonly string[]): unknown {
+  let at = schema
+  for (const raw of segments) {
+    if (typeof at !== 'object' || at === null) return undefined
+    at = (at as Record<string, unknown>)[raw.replaceAll('~1', '/').replaceAll('~0', '~')]
+  }
+  return at
+}
+
+/** Whether a `default` keyword appears anywhere in `schema` (where ajv could apply it). */
+function declaresDefault(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false
+  if (Array.isArray(schema)) return schema.some(declaresDefault)
+  return Object.entries(schema).some(([key, value]) => key === 'default' || declaresDefault(value))
 }
 
 function pointer(path: ReadonlyArray<PropertyKey>): string {
