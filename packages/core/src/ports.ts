@@ -6,7 +6,13 @@
  * rule, session changes, the bus relay), and the in-memory implementation of each. An application
  * needs none of this: it passes a store package's bundle as `stores`.
  */
-export { nonNegativeInteger, positiveInteger } from './option-checks.ts'
+export {
+  assertKnownOptions,
+  type KnownOptionsCheck,
+  nonNegativeInteger,
+  type OptionNames,
+  positiveInteger,
+} from './option-checks.ts'
 export {
   createSingleUseGuard,
   type GuardOutcome,

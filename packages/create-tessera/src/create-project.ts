@@ -20,8 +20,18 @@ export interface CreatedProject {
   files: string[]
 }
 
-/** Creates the project in `directory` (absent or empty). Throws an Error saying what is wrong. */
+/**
+ * Creates the project in `directory` (absent or empty). Throws an Error saying what is wrong, and
+ * a TypeError for an option it does not know (this package depends on no Tessera package, so it
+ * checks its one option itself).
+ */
 export function createProject(directory: string, options: { name?: string } = {}): CreatedProject {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('createProject: options must be an object.')
+  for (const key of Object.keys(options)) {
+    if (key !== 'name')
+      throw new TypeError(`createProject: unknown option '${key}' (its only option is 'name').`)
+  }
   const target = resolve(directory)
   const name =
     options.name ??

@@ -19,10 +19,12 @@
  * is unknown to replays, and its rows are swept now and then by `append`.
  */
 import {
+  assertKnownOptions,
   assertStreamId,
   createFollowerWakeups,
   type EventStore,
   formatEventId,
+  type OptionNames,
   parseEventId,
   positiveInteger,
   type StoredEvent,
@@ -53,6 +55,17 @@ export interface PostgresEventStoreOptions {
   sweepEvery?: number
 }
 
+const EVENT_STORE_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  table: true,
+  maxEventsPerStream: true,
+  streamTtlMs: true,
+  pollMs: true,
+  timeoutMs: true,
+  sweepEvery: true,
+} as const satisfies OptionNames<PostgresEventStoreOptions>
+
 /** `<table>_streams` must stay within PostgreSQL's 63-byte identifiers. */
 /** Events read per query of a replay. */
 const BATCH = 100
@@ -64,6 +77,7 @@ interface PollRow {
 }
 
 export function postgresEventStore(options: PostgresEventStoreOptions): EventStore {
+  assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'postgresEventStore', { required: true })
   const table = options.table ?? 'tessera_events'
   sqlIdentifier(table, 'table', 55)
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')

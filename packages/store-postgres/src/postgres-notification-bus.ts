@@ -14,7 +14,14 @@
  * out in order, in batches of one statement each. A NOTIFY payload must be shorter than 8000
  * bytes: a larger event is delivered on this host only, and reported to `onError`.
  */
-import { createBusRelay, type NotificationBus, positiveInteger, withTimeout } from '@tessera/core/ports'
+import {
+  assertKnownOptions,
+  createBusRelay,
+  type NotificationBus,
+  type OptionNames,
+  positiveInteger,
+  withTimeout,
+} from '@tessera/core/ports'
 import type pg from 'pg'
 import { createPool, sqlIdentifier } from './postgres-client.ts'
 
@@ -34,6 +41,14 @@ export interface PostgresNotificationBusOptions {
   timeoutMs?: number
 }
 
+const BUS_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  channel: true,
+  onError: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<PostgresNotificationBusOptions>
+
 export interface PostgresNotificationBus extends NotificationBus {
   /** Resolves once the bus listens (again, after a lost connection); rejects once it is closed. */
   ready(): Promise<void>
@@ -52,6 +67,7 @@ const BACKOFF_FIRST_MS = 100
 const BACKOFF_MAX_MS = 5_000
 
 export function postgresNotificationBus(options: PostgresNotificationBusOptions): PostgresNotificationBus {
+  assertKnownOptions(options, BUS_OPTION_NAMES, 'postgresNotificationBus', { required: true })
   const channel = options.channel ?? 'tessera_bus'
   sqlIdentifier(channel, 'channel')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')

@@ -9,10 +9,12 @@
  */
 import {
   assertClaimArguments,
+  assertKnownOptions,
   type ClaimResult,
   claimDeadline,
   newEpoch,
   newFence,
+  type OptionNames,
   positiveInteger,
   type ReplayRecordView,
   type ReplayStore,
@@ -34,6 +36,14 @@ export interface PostgresReplayStoreOptions {
   sweepEvery?: number
 }
 
+const REPLAY_STORE_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  table: true,
+  timeoutMs: true,
+  sweepEvery: true,
+} as const satisfies OptionNames<PostgresReplayStoreOptions>
+
 const CLAIM_ATTEMPTS = 5
 
 interface Existing {
@@ -44,6 +54,7 @@ interface Existing {
 }
 
 export function postgresReplayStore(options: PostgresReplayStoreOptions): ReplayStore {
+  assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'postgresReplayStore', { required: true })
   const table = options.table ?? 'tessera_replay'
   sqlIdentifier(table, 'table')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')

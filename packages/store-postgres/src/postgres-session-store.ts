@@ -14,7 +14,9 @@
  * that serialises creates of every host on the table.
  */
 import {
+  assertKnownOptions,
   MAX_SUBSCRIPTIONS,
+  type OptionNames,
   positiveInteger,
   type SessionChange,
   type SessionRecord,
@@ -39,7 +41,17 @@ export interface PostgresSessionStoreOptions {
   timeoutMs?: number
 }
 
+const SESSION_STORE_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  table: true,
+  idleMs: true,
+  maxSessions: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<PostgresSessionStoreOptions>
+
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
+  assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'postgresSessionStore', { required: true })
   const table = options.table ?? 'tessera_sessions'
   sqlIdentifier(table, 'table')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')

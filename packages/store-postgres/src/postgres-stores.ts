@@ -7,8 +7,10 @@
  * `close()`), and never when it is the caller's own pool.
  */
 import {
+  assertKnownOptions,
   closeTogether,
   type EventStore,
+  type OptionNames,
   positiveInteger,
   type ReplayStore,
   type SessionStore,
@@ -39,6 +41,14 @@ export interface PostgresStoresOptions {
   onError?: (error: Error) => void
 }
 
+const STORES_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  prefix: true,
+  timeoutMs: true,
+  onError: true,
+} as const satisfies OptionNames<PostgresStoresOptions>
+
 /** What `postgresStores` builds: pass it as `stores` to `createServer`. */
 export interface PostgresStores {
   replay: ReplayStore
@@ -68,6 +78,7 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
  * ```
  */
 export function postgresStores(options: PostgresStoresOptions): PostgresStores {
+  assertKnownOptions(options, STORES_OPTION_NAMES, 'postgresStores', { required: true })
   const prefix = options.prefix ?? 'tessera_'
   if (typeof prefix !== 'string' || !PREFIX.test(prefix)) throw new TypeError(`invalid prefix: ${prefix}`)
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')

@@ -14,7 +14,9 @@
  * column when the store first opens it, filled from each row's JSON, so those tasks count too.
  */
 import {
+  assertKnownOptions,
   assertReplacement,
+  type OptionNames,
   positiveInteger,
   type TaskCreation,
   type TaskRecord,
@@ -41,9 +43,17 @@ export interface PostgresTaskStoreOptions {
   timeoutMs?: number
 }
 
+const TASK_STORE_OPTION_NAMES = {
+  connectionString: true,
+  pool: true,
+  table: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<PostgresTaskStoreOptions>
+
 const SWEEP_EVERY_MS = 60_000
 
 export function postgresTaskStore(options: PostgresTaskStoreOptions): TaskStore {
+  assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'postgresTaskStore', { required: true })
   const table = options.table ?? 'tessera_tasks'
   sqlIdentifier(table, 'table', 50)
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')

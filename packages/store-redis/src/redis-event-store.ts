@@ -11,9 +11,11 @@
  * honoured within a fraction of a second.
  */
 import {
+  assertKnownOptions,
   assertStreamId,
   type EventStore,
   formatEventId,
+  type OptionNames,
   parseEventId,
   positiveInteger,
   type StoredEvent,
@@ -39,6 +41,16 @@ export interface RedisEventStoreOptions {
   blockMs?: number
 }
 
+const EVENT_STORE_OPTION_NAMES = {
+  url: true,
+  client: true,
+  keyPrefix: true,
+  maxEventsPerStream: true,
+  streamTtlMs: true,
+  timeoutMs: true,
+  blockMs: true,
+} as const satisfies OptionNames<RedisEventStoreOptions>
+
 /** Field names of a stream entry: a message, the priming event, the end marker. */
 const MESSAGE = 'm'
 const PRIMING = 'p'
@@ -57,6 +69,7 @@ return seq`)
 type Entry = [id: string, fields: string[]]
 
 export function redisEventStore(options: RedisEventStoreOptions): EventStore {
+  assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'redisEventStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
   const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')

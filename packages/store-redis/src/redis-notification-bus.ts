@@ -10,7 +10,12 @@
  * channel brings. SUBSCRIBE takes a connection for itself, so the bus subscribes on a duplicate
  * of the publishing client.
  */
-import { createBusRelay, type NotificationBus } from '@tessera/core/ports'
+import {
+  assertKnownOptions,
+  createBusRelay,
+  type NotificationBus,
+  type OptionNames,
+} from '@tessera/core/ports'
 import { Redis } from 'ioredis'
 import { closeOwned } from './redis-client.ts'
 
@@ -28,12 +33,20 @@ export interface RedisNotificationBusOptions {
   onError?: (error: Error) => void
 }
 
+const BUS_OPTION_NAMES = {
+  url: true,
+  client: true,
+  channel: true,
+  onError: true,
+} as const satisfies OptionNames<RedisNotificationBusOptions>
+
 export interface RedisNotificationBus extends NotificationBus {
   /** Resolves once the bus is subscribed to its channel (events from others reach it from then on). */
   ready(): Promise<void>
 }
 
 export function redisNotificationBus(options: RedisNotificationBusOptions): RedisNotificationBus {
+  assertKnownOptions(options, BUS_OPTION_NAMES, 'redisNotificationBus', { required: true })
   const channel = options.channel ?? 'tessera:bus'
   const owned = options.client === undefined
   if (owned && !options.url) throw new TypeError('redisNotificationBus needs a url or a client')

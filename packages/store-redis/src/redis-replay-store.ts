@@ -10,10 +10,12 @@
  */
 import {
   assertClaimArguments,
+  assertKnownOptions,
   type ClaimResult,
   claimDeadline,
   newEpoch,
   newFence,
+  type OptionNames,
   positiveInteger,
   type ReplayRecordView,
   type ReplayStore,
@@ -32,6 +34,13 @@ export interface RedisReplayStoreOptions {
   /** Bound on every call, including connecting. Default 2000. */
   timeoutMs?: number
 }
+
+const REPLAY_STORE_OPTION_NAMES = {
+  url: true,
+  client: true,
+  keyPrefix: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<RedisReplayStoreOptions>
 
 // Fields: s status, w what, f fence, l lease end, e record end (both ms, server clock), o outcome.
 // KEYS: the record, the epoch. ARGV[5]: the caller's deadline (ms; 0: none), held against the
@@ -91,6 +100,7 @@ const SCRIPTS = {
 }
 
 export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
+  assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'redisReplayStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const owned = options.client === undefined
   const client = options.client ?? connect(options.url, timeoutMs, 'redisReplayStore')

@@ -8,7 +8,9 @@
  * `count` (read only when metrics are collected) walks the session keys with SCAN.
  */
 import {
+  assertKnownOptions,
   MAX_SUBSCRIPTIONS,
+  type OptionNames,
   positiveInteger,
   type SessionChange,
   type SessionRecord,
@@ -32,6 +34,15 @@ export interface RedisSessionStoreOptions {
   /** Bound on every call, including connecting. Default 2000. */
   timeoutMs?: number
 }
+
+const SESSION_STORE_OPTION_NAMES = {
+  url: true,
+  client: true,
+  keyPrefix: true,
+  idleMs: true,
+  maxSessions: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<RedisSessionStoreOptions>
 
 // KEYS: session, index. ARGV: json, idleMs, max (0 = no limit), id.
 const CREATE = `local idle = tonumber(ARGV[2])
@@ -113,6 +124,7 @@ const SCRIPTS = {
 const SCAN_BATCH = 1000
 
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
+  assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'redisSessionStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max = options.maxSessions === undefined ? 0 : positiveInteger(options.maxSessions, 'maxSessions')

@@ -9,7 +9,7 @@
  */
 
 import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
-import { closeTogether, positiveInteger } from '@tessera/core/ports'
+import { assertKnownOptions, closeTogether, type OptionNames, positiveInteger } from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
 import { closeOwned, connect } from './redis-client.ts'
 import { redisEventStore } from './redis-event-store.ts'
@@ -33,6 +33,14 @@ export interface RedisStoresOptions {
   /** Called when the bus fails to send or receive; events still reach this instance's own listeners. */
   onError?: (error: Error) => void
 }
+
+const STORES_OPTION_NAMES = {
+  url: true,
+  client: true,
+  prefix: true,
+  timeoutMs: true,
+  onError: true,
+} as const satisfies OptionNames<RedisStoresOptions>
 
 /** What `redisStores` builds: pass it as `stores` to `createServer`. */
 export interface RedisStores {
@@ -61,6 +69,7 @@ export interface RedisStores {
  * ```
  */
 export function redisStores(options: RedisStoresOptions): RedisStores {
+  assertKnownOptions(options, STORES_OPTION_NAMES, 'redisStores', { required: true })
   const prefix = options.prefix ?? 'tessera:'
   if (typeof prefix !== 'string') throw new TypeError('prefix must be a string')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')

@@ -15,7 +15,9 @@
  * with `appendfsync always` where that matters.
  */
 import {
+  assertKnownOptions,
   assertReplacement,
+  type OptionNames,
   positiveInteger,
   type TaskCreation,
   type TaskRecord,
@@ -35,6 +37,13 @@ export interface RedisTaskStoreOptions {
   /** Bound on every call, including connecting. Default 2000. */
   timeoutMs?: number
 }
+
+const TASK_STORE_OPTION_NAMES = {
+  url: true,
+  client: true,
+  keyPrefix: true,
+  timeoutMs: true,
+} as const satisfies OptionNames<RedisTaskStoreOptions>
 
 // Lua: gives the owner set KEYS[2] the expiry of its latest task, so it never outlives its tasks.
 const OWNER_SET_EXPIRY = `if redis.call('ZCOUNT', KEYS[2], '+inf', '+inf') > 0 then
@@ -77,6 +86,7 @@ return 1`
 const SCRIPTS = { create: script(CREATE), replace: script(REPLACE) }
 
 export function redisTaskStore(options: RedisTaskStoreOptions): TaskStore {
+  assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'redisTaskStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const owned = options.client === undefined
   const client = options.client ?? connect(options.url, timeoutMs, 'redisTaskStore')

@@ -6,7 +6,7 @@
  * opens its own handle (and closes it) or works on one it is given (`sqliteStores` hands one
  * handle to all three), and then leaves it open.
  */
-import { nonNegativeInteger } from '@tessera/core/ports'
+import { nonNegativeInteger, type OptionNames } from '@tessera/core/ports'
 import Database from 'better-sqlite3'
 
 export type Synchronous = 'FULL' | 'NORMAL'
@@ -42,6 +42,13 @@ export interface DatabaseOptions {
    */
   busyTimeoutMs?: number
 }
+
+/** The names of `DatabaseOptions`, part of every store's own list. */
+export const DATABASE_OPTION_NAMES = {
+  path: true,
+  database: true,
+  busyTimeoutMs: true,
+} as const satisfies OptionNames<DatabaseOptions>
 
 /** The handle a store works on, and whether the store closes it. */
 export interface StoreDatabase {

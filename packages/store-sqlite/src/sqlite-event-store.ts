@@ -16,16 +16,18 @@
  * then by `append`.
  */
 import {
+  assertKnownOptions,
   assertStreamId,
   createFollowerWakeups,
   type EventStore,
   formatEventId,
+  type OptionNames,
   parseEventId,
   positiveInteger,
   type StoredEvent,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
 
 export interface SqliteEventStoreOptions extends DatabaseOptions {
   /** Name of the events table (letters, digits, underscore); streams go in `<table>_streams`. Default `tessera_events`. */
@@ -46,6 +48,16 @@ export interface SqliteEventStoreOptions extends DatabaseOptions {
   sweepEvery?: number
 }
 
+const EVENT_STORE_OPTION_NAMES = {
+  ...DATABASE_OPTION_NAMES,
+  table: true,
+  maxEventsPerStream: true,
+  streamTtlMs: true,
+  pollMs: true,
+  synchronous: true,
+  sweepEvery: true,
+} as const satisfies OptionNames<SqliteEventStoreOptions>
+
 /** Rows read per query of a replay. */
 const BATCH = 100
 
@@ -59,6 +71,7 @@ interface EventRow {
 }
 
 export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'sqliteEventStore', { required: true })
   const table = options.table ?? 'tessera_events'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')

@@ -8,10 +8,12 @@
  */
 import {
   assertClaimArguments,
+  assertKnownOptions,
   type ClaimConditions,
   type ClaimResult,
   newEpoch,
   newFence,
+  type OptionNames,
   pastDeadline,
   positiveInteger,
   type ReplayRecordView,
@@ -19,7 +21,13 @@ import {
   toStoreError,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { type DatabaseOptions, IDENTIFIER, type StoreDatabase, storeDatabase } from './sqlite-database.ts'
+import {
+  DATABASE_OPTION_NAMES,
+  type DatabaseOptions,
+  IDENTIFIER,
+  type StoreDatabase,
+  storeDatabase,
+} from './sqlite-database.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
 
 export interface SqliteReplayStoreOptions extends DatabaseOptions {
@@ -31,6 +39,13 @@ export interface SqliteReplayStoreOptions extends DatabaseOptions {
   sweepEvery?: number
 }
 
+const REPLAY_STORE_OPTION_NAMES = {
+  ...DATABASE_OPTION_NAMES,
+  table: true,
+  synchronous: true,
+  sweepEvery: true,
+} as const satisfies OptionNames<SqliteReplayStoreOptions>
+
 interface Row {
   what: string
   status: 'in_progress' | 'done'
@@ -41,6 +56,7 @@ interface Row {
 }
 
 export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStore {
+  assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'sqliteReplayStore', { required: true })
   const table = options.table ?? 'tessera_replay'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')

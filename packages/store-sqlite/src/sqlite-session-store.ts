@@ -11,13 +11,15 @@
  */
 import {
   applySessionChange,
+  assertKnownOptions,
+  type OptionNames,
   positiveInteger,
   type SessionChange,
   type SessionRecord,
   type SessionStore,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
 
 export interface SqliteSessionStoreOptions extends DatabaseOptions {
   /** Table name (letters, digits, underscore). Default `tessera_sessions`. */
@@ -34,12 +36,21 @@ export interface SqliteSessionStoreOptions extends DatabaseOptions {
   synchronous?: 'FULL' | 'NORMAL'
 }
 
+const SESSION_STORE_OPTION_NAMES = {
+  ...DATABASE_OPTION_NAMES,
+  table: true,
+  idleMs: true,
+  maxSessions: true,
+  synchronous: true,
+} as const satisfies OptionNames<SqliteSessionStoreOptions>
+
 interface Row {
   data: string
   last_seen: number
 }
 
 export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionStore {
+  assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'sqliteSessionStore', { required: true })
   const table = options.table ?? 'tessera_sessions'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')

@@ -11,7 +11,7 @@
  * `@tessera/core/cluster`.
  */
 import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
-import { closeTogether } from '@tessera/core/ports'
+import { assertKnownOptions, closeTogether, type OptionNames } from '@tessera/core/ports'
 import { openDatabase } from './sqlite-database.ts'
 import { sqliteEventStore } from './sqlite-event-store.ts'
 import { sqliteReplayStore } from './sqlite-replay-store.ts'
@@ -33,6 +33,12 @@ export interface SqliteStoresOptions {
    */
   busyTimeoutMs?: number
 }
+
+const STORES_OPTION_NAMES = {
+  path: true,
+  prefix: true,
+  busyTimeoutMs: true,
+} as const satisfies OptionNames<SqliteStoresOptions>
 
 /** What `sqliteStores` builds: pass it as `stores` to `createServer`. */
 export interface SqliteStores {
@@ -63,6 +69,7 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
  * ```
  */
 export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
+  assertKnownOptions(options, STORES_OPTION_NAMES, 'sqliteStores', { required: true })
   const prefix = options.prefix ?? 'tessera_'
   if (!PREFIX.test(prefix)) throw new TypeError(`invalid table prefix: ${prefix}`)
   if (typeof options.path !== 'string') throw new TypeError('sqliteStores needs a path')

@@ -13,9 +13,16 @@
  * better-sqlite3 is synchronous; every call runs inside an async function, so a failure is a
  * rejected promise, never a throw.
  */
-import { assertReplacement, type TaskCreation, type TaskRecord, type TaskStore } from '@tessera/core/ports'
+import {
+  assertKnownOptions,
+  assertReplacement,
+  type OptionNames,
+  type TaskCreation,
+  type TaskRecord,
+  type TaskStore,
+} from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
 
 export interface SqliteTaskStoreOptions extends DatabaseOptions {
   /** Table name (letters, digits, underscore). Default `tessera_tasks`. */
@@ -24,7 +31,14 @@ export interface SqliteTaskStoreOptions extends DatabaseOptions {
   synchronous?: 'FULL' | 'NORMAL'
 }
 
+const TASK_STORE_OPTION_NAMES = {
+  ...DATABASE_OPTION_NAMES,
+  table: true,
+  synchronous: true,
+} as const satisfies OptionNames<SqliteTaskStoreOptions>
+
 export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
+  assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'sqliteTaskStore', { required: true })
   const table = options.table ?? 'tessera_tasks'
   if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
   const { db, owned } = storeDatabase(options, options.synchronous ?? 'FULL', 'sqliteTaskStore')

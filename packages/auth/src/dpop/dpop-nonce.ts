@@ -6,6 +6,7 @@
  * issued in and the next one, so a client that fetched one just before a rotation is not refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 
 export interface DpopNonceOptions {
   /**
@@ -19,6 +20,12 @@ export interface DpopNonceOptions {
   now?: () => number
 }
 
+const DPOP_NONCE_OPTION_NAMES = {
+  secret: true,
+  rotateMs: true,
+  now: true,
+} as const satisfies OptionNames<DpopNonceOptions>
+
 export interface DpopNonces {
   /** The nonce to send to clients now (in the DPoP-Nonce response header). */
   current(): string
@@ -31,6 +38,7 @@ const DEFAULT_ROTATE_MS = 5 * 60 * 1000
 const MIN_SECRET_BYTES = 32
 
 export function dpopNonces(options: DpopNonceOptions = {}): DpopNonces {
+  assertKnownOptions(options, DPOP_NONCE_OPTION_NAMES, 'dpopNonces')
   const rotateMs = options.rotateMs ?? DEFAULT_ROTATE_MS
   if (!Number.isSafeInteger(rotateMs) || rotateMs < 1)
     throw new RangeError('rotateMs must be a positive integer')

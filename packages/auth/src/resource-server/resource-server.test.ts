@@ -63,4 +63,19 @@ describe('oauthResourceServer', () => {
       oauthResourceServer({ ...base, verifier, dpop: {} as unknown as { replay: never } }),
     ).toThrow(/dpop.replay/)
   })
+
+  it('refusesAMisspelledOptionNamingTheOneItMeant', () => {
+    const verifier = verifierOf({})
+    const misspelled = { ...base, verifier, scopes: ['ops:read'] } as unknown as Parameters<
+      typeof oauthResourceServer
+    >[0]
+    expect(() => oauthResourceServer(misspelled)).toThrow(
+      new TypeError("oauthResourceServer: unknown option 'scopes' (did you mean 'scopesSupported'?)."),
+    )
+    const replay = { claim: async () => ({ kind: 'claimed', fence: 'f' }) as const }
+    const dpop = { replay, maxAge: 30 } as unknown as { replay: typeof replay }
+    expect(() => oauthResourceServer({ ...base, verifier, dpop })).toThrow(
+      "oauthResourceServer: unknown option 'dpop.maxAge' (did you mean 'dpop.maxAgeSec'?).",
+    )
+  })
 })

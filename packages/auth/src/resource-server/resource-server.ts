@@ -9,7 +9,7 @@
  */
 import type { AuthInfo } from '@tessera/core'
 import { HttpAuthError, type HttpAuthenticator, type HttpAuthRequest } from '@tessera/core/http'
-import type { ReplayStore } from '@tessera/core/ports'
+import { assertKnownOptions, type OptionNames, type ReplayStore } from '@tessera/core/ports'
 import type { DpopNonces } from '../dpop/dpop-nonce.ts'
 import { DpopRejectedError, proofAcceptanceWindowMs, verifyDpopProof } from '../dpop/dpop-proof.ts'
 import { type ProofLedger, proofKey, replayStoreLedger } from '../dpop/dpop-replay.ts'
@@ -62,6 +62,26 @@ export interface ResourceServerOptions {
   now?: () => number
 }
 
+const DPOP_OPTION_NAMES = {
+  replay: true,
+  algorithms: true,
+  maxAgeSec: true,
+  clockToleranceSec: true,
+  nonces: true,
+} as const satisfies OptionNames<DpopOptions>
+const RESOURCE_SERVER_OPTION_NAMES = {
+  resource: true,
+  authorizationServers: true,
+  verifier: true,
+  scopesSupported: true,
+  required: true,
+  scopeHierarchy: true,
+  dpop: true,
+  resourceName: true,
+  resourceDocumentation: true,
+  now: true,
+} as const satisfies OptionNames<ResourceServerOptions>
+
 export interface ResourceServer extends HttpAuthenticator {
   /** The Protected Resource Metadata document. */
   readonly metadata: Readonly<Record<string, unknown>>
@@ -88,6 +108,8 @@ const DESCRIPTIONS: Record<TokenRejectedError['reason'], string> = {
 }
 
 export function oauthResourceServer(options: ResourceServerOptions): ResourceServer {
+  assertKnownOptions(options, RESOURCE_SERVER_OPTION_NAMES, 'oauthResourceServer', { required: true })
+  assertKnownOptions(options.dpop, DPOP_OPTION_NAMES, 'oauthResourceServer', { path: 'dpop' })
   const resource = canonicalResource(options.resource)
   if (!Array.isArray(options.authorizationServers) || options.authorizationServers.length === 0)
     throw new TypeError('authorizationServers must list at least one authorization server.')

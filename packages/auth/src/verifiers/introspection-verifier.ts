@@ -9,6 +9,7 @@
  * overlap share one request. Failures to get an answer are never cached: the next request asks
  * again.
  */
+import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 import { type ExpiringCache, expiringCache, tokenKey } from './introspection-cache.ts'
 import { secureUrl } from './secure-url.ts'
 import {
@@ -39,6 +40,19 @@ export interface IntrospectionVerifierOptions {
   clockToleranceSec?: number
 }
 
+const INTROSPECTION_OPTION_NAMES = {
+  endpoint: true,
+  clientId: true,
+  clientSecret: true,
+  audience: true,
+  issuer: true,
+  cacheTtlMs: true,
+  maxCacheEntries: true,
+  timeoutMs: true,
+  now: true,
+  clockToleranceSec: true,
+} as const satisfies OptionNames<IntrospectionVerifierOptions>
+
 /** An answer the server gave: `active` is a boolean, the rest unchecked until used. */
 type Answer = Record<string, unknown> & { active: boolean }
 
@@ -48,6 +62,7 @@ const MAX_CLOCK_TOLERANCE_SEC = 300
 
 /** A verifier asking `options.endpoint` about each token, for resource `options.audience`. */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
+  assertKnownOptions(options, INTROSPECTION_OPTION_NAMES, 'introspectionVerifier', { required: true })
   const endpoint = endpointUrl(options.endpoint)
   const authorization = basicAuthorization(
     nonEmptyString(options.clientId, 'clientId'),

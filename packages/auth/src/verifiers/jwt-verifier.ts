@@ -5,6 +5,7 @@
  * times. jose does all the cryptography; this module chooses what to require and turns jose's
  * failures into reasons that never carry the token or its claims.
  */
+import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 import { errors, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, jwtVerify } from 'jose'
 import { type JwksOption, KeySourceError, keySource } from './jwks-source.ts'
 import {
@@ -44,6 +45,20 @@ export interface JwtVerifierOptions {
   jwksTimeoutMs?: number
 }
 
+const JWT_VERIFIER_OPTION_NAMES = {
+  issuer: true,
+  audience: true,
+  jwks: true,
+  algorithms: true,
+  clockToleranceSec: true,
+  type: true,
+  requiredClaims: true,
+  now: true,
+  jwksCooldownMs: true,
+  jwksCacheMaxAgeMs: true,
+  jwksTimeoutMs: true,
+} as const satisfies OptionNames<JwtVerifierOptions>
+
 const DEFAULT_ALGORITHMS = [
   'RS256',
   'RS384',
@@ -70,6 +85,7 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/
 
 /** A verifier of JWT access tokens issued by `options.issuer` for `options.audience`. */
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  assertKnownOptions(options, JWT_VERIFIER_OPTION_NAMES, 'jwtVerifier', { required: true })
   const issuer = nonEmptyString(options.issuer, 'issuer')
   const audience = nonEmptyString(options.audience, 'audience')
   const algorithms = checkedAlgorithms(options.algorithms ?? DEFAULT_ALGORITHMS)

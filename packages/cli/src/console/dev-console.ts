@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DevConsoleHandler, DevEvent } from '@tessera/core/http'
+import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 import { DEV_CONSOLE_CHANNEL } from '../dev/dev-messages.ts'
 import { foreignRequest } from './loopback.ts'
 
@@ -26,6 +27,11 @@ export interface DevConsoleOptions {
   keepAliveMs?: number
 }
 
+const DEV_CONSOLE_OPTION_NAMES = {
+  history: true,
+  keepAliveMs: true,
+} as const satisfies OptionNames<DevConsoleOptions>
+
 export interface DevConsole extends DevConsoleHandler {
   /** The events kept for a page that opens now, oldest first. */
   history(): readonly DevEvent[]
@@ -33,6 +39,7 @@ export interface DevConsole extends DevConsoleHandler {
 
 /** Makes the console and subscribes it; `close()` unsubscribes and ends every open page's stream. */
 export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
+  assertKnownOptions(options, DEV_CONSOLE_OPTION_NAMES, 'createDevConsole')
   const limit = options.history ?? 2000
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('history must be a positive integer')
   const keepAliveMs = options.keepAliveMs ?? 15_000

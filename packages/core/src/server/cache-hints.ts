@@ -3,7 +3,18 @@
  * The cache hints of cacheable results (`ttlMs`, `cacheScope`): the server's own, resolved once,
  * and the check every hint passes at registration.
  */
+import type { OptionNames } from '../option-checks.ts'
 import type { CacheHint, CacheHints } from './types.ts'
+
+export const CACHE_HINT_NAMES = {
+  default: true,
+  discover: true,
+  toolsList: true,
+  promptsList: true,
+  resourcesList: true,
+  resourceTemplatesList: true,
+  resourcesRead: true,
+} as const satisfies OptionNames<CacheHints>
 
 export type ResolvedCacheHints = Required<Omit<CacheHints, 'default'>>
 

@@ -6,6 +6,7 @@
  * cancel or DELETE reaches the worker holding the request, whichever worker received it.
  */
 import cluster, { type Worker } from 'node:cluster'
+import { assertKnownOptions, type OptionNames } from '../option-checks.ts'
 import { createBusRelay, type NotificationBus } from './notification-bus.ts'
 
 const TAG = 'tessera:bus'
@@ -24,7 +25,10 @@ export interface ClusterBusOptions {
 }
 
 /** The bus of one worker (in the primary, or without cluster, it stays in this process). */
+const CLUSTER_BUS_OPTION_NAMES = { onError: true } as const satisfies OptionNames<ClusterBusOptions>
+
 export function clusterNotificationBus(options?: ClusterBusOptions): NotificationBus {
+  assertKnownOptions(options, CLUSTER_BUS_OPTION_NAMES, 'clusterNotificationBus')
   const inWorker = cluster.isWorker && typeof process.send === 'function'
   const relay = createBusRelay({
     send: inWorker

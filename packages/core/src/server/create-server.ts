@@ -6,7 +6,7 @@
  * through the server's door (`door.ts`), not through members of this class.
  */
 import cluster from 'node:cluster'
-import { positiveInteger } from '../option-checks.ts'
+import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
@@ -19,7 +19,7 @@ import {
 import { createSingleUseGuard, type SingleUseGuard } from '../security/replay/guard.ts'
 import { memoryReplayStore } from '../security/replay/memory-replay-store.ts'
 import type { ReplayStore } from '../security/replay/replay-store.ts'
-import { resolveCacheHints } from './cache-hints.ts'
+import { CACHE_HINT_NAMES, resolveCacheHints } from './cache-hints.ts'
 import { clusterNotificationBus } from './cluster-bus.ts'
 import { MessageConnection } from './connection.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
@@ -30,7 +30,12 @@ import { memorySessionStore } from './handshake/session-store.ts'
 import { HandshakeSessions } from './handshake/sessions.ts'
 import { defaultLogger, type Logger } from './logger.ts'
 import { orphanRuns } from './methods/tasks.ts'
-import { type RequestStateOptions, type StateMetrics, StateService } from './mrtr/state-service.ts'
+import {
+  REQUEST_STATE_OPTION_NAMES,
+  type RequestStateOptions,
+  type StateMetrics,
+  StateService,
+} from './mrtr/state-service.ts'
 import { memoryNotificationBus } from './notification-bus.ts'
 import { methodTable } from './pipeline/method-table.ts'
 import { serveModern } from './pipeline/modern.ts'
@@ -129,33 +134,48 @@ export interface HandshakeOptions {
   requestTimeoutMs?: number
 }
 
-const OPTION_NAMES = new Set([
-  'name',
-  'version',
-  'title',
-  'description',
-  'websiteUrl',
-  'instructions',
-  'cache',
-  'pageSize',
-  'requestState',
-  'stores',
-  'singleUse',
-  'tasks',
-  'logging',
-  'listOnlyPermitted',
-  'maxRounds',
-  'serverInfoInResults',
-  'telemetry',
-  'logger',
-  'handshake',
-])
+const OPTION_NAMES = {
+  name: true,
+  version: true,
+  title: true,
+  description: true,
+  websiteUrl: true,
+  instructions: true,
+  cache: true,
+  pageSize: true,
+  requestState: true,
+  stores: true,
+  singleUse: true,
+  tasks: true,
+  logging: true,
+  listOnlyPermitted: true,
+  maxRounds: true,
+  serverInfoInResults: true,
+  telemetry: true,
+  logger: true,
+  handshake: true,
+} as const satisfies OptionNames<ServerOptions>
+const TASK_OPTION_NAMES = {
+  leaseMs: true,
+  ttlMs: true,
+  pollIntervalMs: true,
+  maxPerPrincipal: true,
+  maxRecordBytes: true,
+} as const satisfies OptionNames<TaskOptions>
+const HANDSHAKE_OPTION_NAMES = { requestTimeoutMs: true } as const satisfies OptionNames<HandshakeOptions>
+const SINGLE_USE_OPTION_NAMES = {
+  leaseMs: true,
+} as const satisfies OptionNames<NonNullable<ServerOptions['singleUse']>>
 /** How long `close()` waits for stopped tasks to write how they ended. */
 const TASK_STOP_WAIT_MS = 2000
 /** Where options that used to live elsewhere now go, for the error that refuses them. */
 const MOVED_OPTIONS: Readonly<Record<string, string>> = {
   replay: 'stores.replay (and singleUse.leaseMs)',
   bus: 'stores.bus',
+}
+const HANDSHAKE_MOVED: Readonly<Record<string, string>> = {
+  sessions: 'stores.sessions',
+  events: 'stores.events',
 }
 
 export class McpServer {
@@ -391,12 +411,7 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
 }
 
 function taskSettings(options: TaskOptions | undefined): TaskSettings {
-  if (options !== undefined && (typeof options !== 'object' || options === null))
-    throw new TypeError('createServer: tasks must be an object.')
-  for (const key of Object.keys(options ?? {})) {
-    if (!['leaseMs', 'ttlMs', 'pollIntervalMs', 'maxPerPrincipal', 'maxRecordBytes'].includes(key))
-      throw new TypeError(`createServer: unknown option 'tasks.${key}'.`)
-  }
+  assertKnownOptions(options, TASK_OPTION_NAMES, 'createServer', { path: 'tasks' })
   const leaseMs = positiveInteger(options?.leaseMs ?? 15_000, 'tasks.leaseMs')
   if (leaseMs < 30) throw new RangeError('tasks.leaseMs must be at least 30.')
   const maxRecordBytes = positiveInteger(options?.maxRecordBytes ?? 65_536, 'tasks.maxRecordBytes')
@@ -454,27 +469,21 @@ function hasCompletions(prompts: PromptRegistry, resources: ResourceRegistry): b
 
 function assertOptions(options: ServerOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createServer needs options.')
-  for (const key of Object.keys(options)) {
-    if (OPTION_NAMES.has(key)) continue
-    const moved = MOVED_OPTIONS[key]
-    throw new TypeError(
-      moved === undefined
-        ? `createServer: unknown option '${key}'.`
-        : `createServer: '${key}' is now ${moved}.`,
-    )
-  }
+  assertKnownOptions(options, OPTION_NAMES, 'createServer', { moved: MOVED_OPTIONS })
   if (typeof options.name !== 'string' || options.name === '')
     throw new TypeError('createServer needs a name.')
   if (typeof options.version !== 'string' || options.version === '')
     throw new TypeError('createServer needs a version.')
   assertStores(options.stores)
-  const handshake = options.handshake
-  if (handshake !== undefined && handshake !== false) {
-    for (const key of Object.keys(handshake)) {
-      if (key !== 'requestTimeoutMs') {
-        const hint = key === 'sessions' || key === 'events' ? ` (it is now stores.${key})` : ''
-        throw new TypeError(`createServer: unknown option 'handshake.${key}'${hint}.`)
-      }
-    }
+  assertKnownOptions(options.cache, CACHE_HINT_NAMES, 'createServer', { path: 'cache' })
+  assertKnownOptions(options.requestState, REQUEST_STATE_OPTION_NAMES, 'createServer', {
+    path: 'requestState',
+  })
+  assertKnownOptions(options.singleUse, SINGLE_USE_OPTION_NAMES, 'createServer', { path: 'singleUse' })
+  if (options.handshake !== false) {
+    assertKnownOptions(options.handshake, HANDSHAKE_OPTION_NAMES, 'createServer', {
+      path: 'handshake',
+      moved: HANDSHAKE_MOVED,
+    })
   }
 }

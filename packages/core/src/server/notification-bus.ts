@@ -9,6 +9,7 @@
  * sequence number, the event), one validation of what arrives, one echo filter, and delivery that
  * a throwing listener cannot break. Each bus only moves the text.
  */
+import { assertKnownOptions, type OptionNames } from '../option-checks.ts'
 import type { JsonObject, JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
 import { randomId } from '../security/random.ts'
 
@@ -79,7 +80,10 @@ interface BusMessage {
   event: ServerEvent
 }
 
+const BUS_RELAY_OPTION_NAMES = { send: true, onError: true } as const satisfies OptionNames<BusRelayOptions>
+
 export function createBusRelay(options: BusRelayOptions): BusRelay {
+  assertKnownOptions(options, BUS_RELAY_OPTION_NAMES, 'createBusRelay', { required: true })
   const origin = randomId(9)
   const listeners = new Set<ServerEventListener>()
   let seq = 0

@@ -6,6 +6,7 @@
  * this process's memory. Each port is checked when the server is created, so a wrong object fails
  * there, naming what it lacks, instead of on some later request.
  */
+import { assertKnownOptions, type OptionNames } from '../option-checks.ts'
 import type { ReplayStore } from '../security/replay/replay-store.ts'
 import type { EventStore } from './handshake/event-store.ts'
 import type { SessionStore } from './handshake/session-store.ts'
@@ -32,18 +33,19 @@ const PORT_METHODS: Readonly<Record<keyof Stores, readonly string[]>> = {
   tasks: ['create', 'get', 'replace', 'close'],
   bus: ['publish', 'subscribe', 'close'],
 }
+const PORT_NAMES = {
+  replay: true,
+  sessions: true,
+  events: true,
+  tasks: true,
+  bus: true,
+} as const satisfies OptionNames<Stores>
 
 export function assertStores(stores: unknown): asserts stores is Stores | undefined {
   if (stores === undefined) return
-  if (typeof stores !== 'object' || stores === null)
-    throw new TypeError('createServer: stores must be an object.')
-  for (const [name, value] of Object.entries(stores)) {
+  assertKnownOptions(stores, PORT_NAMES, 'createServer', { path: 'stores' })
+  for (const [name, value] of Object.entries(stores as Record<string, unknown>)) {
     const methods = PORT_METHODS[name as keyof Stores]
-    if (methods === undefined) {
-      throw new TypeError(
-        `createServer: unknown store '${name}' (known: ${Object.keys(PORT_METHODS).join(', ')}).`,
-      )
-    }
     if (value === undefined) continue
     const missing = methods.filter(
       (method) => typeof (value as Record<string, unknown>)?.[method] !== 'function',

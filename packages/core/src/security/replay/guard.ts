@@ -7,6 +7,7 @@
  * the record on failure (so that retry may run).
  */
 import { TesseraError } from '../../errors.ts'
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { type Lease as KeptLease, keepLease } from './lease.ts'
 import type { ClaimConditions, ClaimResult, ReplayStore } from './replay-store.ts'
 import { claimDeadline, SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
@@ -31,6 +32,15 @@ export interface SingleUseGuardOptions {
   /** Told of every store call: which, how long it took (ms), whether it succeeded. For metrics. */
   onStoreCall?: (operation: string, ms: number, ok: boolean) => void
 }
+
+const GUARD_OPTION_NAMES = {
+  store: true,
+  leaseMs: true,
+  renewEveryMs: true,
+  storeTimeoutMs: true,
+  onEvent: true,
+  onStoreCall: true,
+} as const satisfies OptionNames<SingleUseGuardOptions>
 
 /**
  * `previous: 'abandoned'` on `executed`: an earlier executor died mid-work, so this run may be a
@@ -116,6 +126,7 @@ interface Lease extends KeptLease {
 }
 
 export function createSingleUseGuard(options: SingleUseGuardOptions): SingleUseGuard {
+  assertKnownOptions(options, GUARD_OPTION_NAMES, 'createSingleUseGuard', { required: true })
   const settings = resolveSettings(options)
   let known: Promise<string> | undefined
   return {

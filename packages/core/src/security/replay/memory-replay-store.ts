@@ -4,6 +4,7 @@
  * a retry that lands on another worker or after a restart will not see the record, and since its
  * epoch is new in every process, a state sealed before a restart is refused rather than risked.
  */
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { ClaimResult, ReplayRecordView, ReplayStore } from './replay-store.ts'
 import { assertClaimArguments, newEpoch, newFence, pastDeadline } from './replay-store.ts'
 
@@ -13,6 +14,11 @@ export interface MemoryReplayStoreOptions {
   /** Sweep expired records once this many claims have been made since the last sweep. */
   sweepEvery?: number
 }
+
+const MEMORY_REPLAY_OPTION_NAMES = {
+  now: true,
+  sweepEvery: true,
+} as const satisfies OptionNames<MemoryReplayStoreOptions>
 
 interface MemoryRecord {
   what: string
@@ -24,6 +30,7 @@ interface MemoryRecord {
 }
 
 export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): ReplayStore {
+  assertKnownOptions(options, MEMORY_REPLAY_OPTION_NAMES, 'memoryReplayStore')
   const now = options.now ?? Date.now
   const sweepEvery = options.sweepEvery ?? 1024
   const records = new Map<string, MemoryRecord>()

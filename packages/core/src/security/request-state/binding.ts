@@ -7,6 +7,7 @@
  * enter it, so honest retries keep binding alike.
  */
 
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { sha256Base64url } from '../sha256.ts'
 import { canonicalJson } from './canonical-json.ts'
 
@@ -37,6 +38,10 @@ export interface OriginatingRequestBinderOptions {
   principal?: (auth: AuthInfo) => string | undefined
 }
 
+const BINDER_OPTION_NAMES = {
+  principal: true,
+} as const satisfies OptionNames<OriginatingRequestBinderOptions>
+
 // Versioned so a future change of what is bound cannot collide with today's encodings.
 const DOMAIN = 'tessera/request-state-binding/v1'
 const NO_STABLE_PRINCIPAL: BindingResult = { ok: false, reason: 'no-stable-principal' }
@@ -57,6 +62,7 @@ const NAMED_TARGET: Readonly<Record<string, true>> = { 'tools/call': true, 'prom
  * if (r.ok) codec.mint(state, r.binding)
  */
 export function originatingRequestBinder(options: OriginatingRequestBinderOptions = {}): Binder {
+  assertKnownOptions(options, BINDER_OPTION_NAMES, 'originatingRequestBinder')
   const extract = options.principal
   if (extract !== undefined && typeof extract !== 'function') {
     throw new TypeError('principal must be a function')

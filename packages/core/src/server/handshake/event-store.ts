@@ -5,6 +5,7 @@
  * `Last-Event-ID` replays only the stream that broke, only for the session that owns it. A resumer keeps receiving new events until the
  * stream finishes, so work that goes on after a disconnect is not lost.
  */
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 
 export interface StoredEvent {
@@ -72,6 +73,11 @@ export interface MemoryEventStoreOptions {
   maxStreams?: number
 }
 
+const MEMORY_EVENT_OPTION_NAMES = {
+  maxEventsPerStream: true,
+  maxStreams: true,
+} as const satisfies OptionNames<MemoryEventStoreOptions>
+
 interface Stream {
   events: Array<{ seq: number; message: JsonObject | undefined }>
   next: number
@@ -80,6 +86,7 @@ interface Stream {
 }
 
 export function memoryEventStore(options?: MemoryEventStoreOptions): EventStore {
+  assertKnownOptions(options, MEMORY_EVENT_OPTION_NAMES, 'memoryEventStore')
   const perStream = options?.maxEventsPerStream ?? 1000
   const maxStreams = options?.maxStreams ?? 10_000
   const streams = new Map<string, Stream>()

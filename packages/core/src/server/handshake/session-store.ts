@@ -4,6 +4,7 @@
  * (SQLite, Redis and PostgreSQL in the store packages). The in-memory default is bounded in count and expires idle
  * sessions, so a flood of `initialize` requests cannot grow it without limit.
  */
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import type { Implementation } from '../../protocol/modern/request-meta.ts'
 import type { LoggingLevel } from '../../protocol/modern/vocabulary.ts'
@@ -62,7 +63,14 @@ export interface MemorySessionStoreOptions {
   now?: () => number
 }
 
+const MEMORY_SESSION_OPTION_NAMES = {
+  maxSessions: true,
+  idleMs: true,
+  now: true,
+} as const satisfies OptionNames<MemorySessionStoreOptions>
+
 export function memorySessionStore(options?: MemorySessionStoreOptions): SessionStore {
+  assertKnownOptions(options, MEMORY_SESSION_OPTION_NAMES, 'memorySessionStore')
   const max = options?.maxSessions ?? 10_000
   const idleMs = options?.idleMs ?? 30 * 60_000
   const now = options?.now ?? Date.now

@@ -7,6 +7,7 @@
  */
 
 import { TesseraError } from '../../errors.ts'
+import type { OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import {
   type AuthInfo,
@@ -39,6 +40,15 @@ export interface RequestStateOptions {
   /** Epoch milliseconds; tests fix it. */
   clock?: () => number
 }
+
+export const REQUEST_STATE_OPTION_NAMES = {
+  keys: true,
+  mode: true,
+  ttlSeconds: true,
+  identity: true,
+  binder: true,
+  clock: true,
+} as const satisfies OptionNames<RequestStateOptions>
 
 /**
  * `store-epoch`: the state verified, but the replay store it would be claimed in lost its

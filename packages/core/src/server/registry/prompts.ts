@@ -6,6 +6,7 @@
  * are checked before the handler runs. A name is taken once.
  */
 import { z } from 'zod'
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { JsonSchema } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
@@ -30,6 +31,16 @@ export interface RegisteredPrompt {
 
 export type PromptArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }
 
+const PROMPT_CONFIG_NAMES = {
+  title: true,
+  description: true,
+  args: true,
+  complete: true,
+  icons: true,
+  scopes: true,
+  _meta: true,
+} as const satisfies OptionNames<PromptConfig>
+
 export class PromptRegistry {
   private readonly prompts = new Map<string, RegisteredPrompt>()
   private listCache: JsonObject[] | undefined
@@ -49,6 +60,7 @@ export class PromptRegistry {
         `Prompt '${name}' is already registered; remove it first (removePrompt) to replace it.`,
       )
     }
+    assertKnownOptions(config, PROMPT_CONFIG_NAMES, `Prompt '${name}'`, { required: true })
     if (typeof config?.description !== 'string') throw new TypeError(`Prompt '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Prompt '${name}' needs a handler function.`)
     const schema = config.args instanceof z.ZodObject ? config.args : undefined

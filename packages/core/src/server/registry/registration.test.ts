@@ -96,9 +96,12 @@ describe('options are checked when the server is created', () => {
     )
     expect(() => createServer(options({ bus: {} }))).toThrow("createServer: 'bus' is now stores.bus.")
     expect(() => createServer(options({ handshake: { sessions: {} } }))).toThrow(
-      "createServer: unknown option 'handshake.sessions' (it is now stores.sessions).",
+      "createServer: 'handshake.sessions' is now stores.sessions.",
     )
     expect(() => createServer(options({ colour: 'blue' }))).toThrow("createServer: unknown option 'colour'.")
+    expect(() => createServer(options({ pagesize: 10 }))).toThrow(
+      "createServer: unknown option 'pagesize' (did you mean 'pageSize'?).",
+    )
   })
 
   it('namesTheMethodsAStoreLacks', () => {

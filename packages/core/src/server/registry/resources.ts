@@ -4,6 +4,8 @@
  * resolves a static resource first, then the first template whose handler knows the URI. A URI or
  * a template is registered once.
  */
+
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
@@ -38,6 +40,22 @@ export interface RegisteredTemplate {
   readonly scopes: readonly string[]
 }
 
+const RESOURCE_CONFIG_NAMES = {
+  name: true,
+  title: true,
+  description: true,
+  mimeType: true,
+  size: true,
+  annotations: true,
+  cache: true,
+  scopes: true,
+  _meta: true,
+} as const satisfies OptionNames<ResourceConfig>
+const TEMPLATE_CONFIG_NAMES = {
+  ...RESOURCE_CONFIG_NAMES,
+  complete: true,
+} as const satisfies OptionNames<TemplateConfig>
+
 export class ResourceRegistry {
   private readonly resources = new Map<string, RegisteredResource>()
   private readonly templates = new Map<string, RegisteredTemplate>()
@@ -55,6 +73,7 @@ export class ResourceRegistry {
         `Resource '${uri}' is already registered; remove it first (removeResource) to replace it.`,
       )
     }
+    assertKnownOptions(config, RESOURCE_CONFIG_NAMES, `Resource '${uri}'`, { required: true })
     if (typeof config?.name !== 'string' || config.name === '')
       throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
@@ -75,6 +94,9 @@ export class ResourceRegistry {
         `Resource template '${uriTemplate}' is already registered; remove it first (removeResource) to replace it.`,
       )
     }
+    assertKnownOptions(config, TEMPLATE_CONFIG_NAMES, `Resource template '${uriTemplate}'`, {
+      required: true,
+    })
     if (typeof config?.name !== 'string' || config.name === '') {
       throw new TypeError(`Resource template '${uriTemplate}' needs a name.`)
     }

@@ -5,14 +5,14 @@
  * once: registering it again is refused (remove the tool first), never a silent replacement.
  */
 
-import { positiveInteger } from '../../option-checks.ts'
+import { assertKnownOptions, type OptionNames, positiveInteger } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
-import type { ToolConfig, ToolTaskOptions } from '../types.ts'
+import type { ToolConfig, ToolTaskOptions, ToolTraceOptions } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
 
@@ -71,6 +71,7 @@ export class ToolRegistry {
     if (this.tools.has(name)) {
       throw new TypeError(`Tool '${name}' is already registered; remove it first (removeTool) to replace it.`)
     }
+    assertKnownOptions(config, TOOL_CONFIG_NAMES, `Tool '${name}'`, { required: true })
     if (typeof config?.description !== 'string') throw new TypeError(`Tool '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Tool '${name}' needs a handler function.`)
     const input =
@@ -142,9 +143,7 @@ function toolTask(option: ToolConfig['task'], what: string): ToolTask | undefine
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`${what}: task must be 'optional', 'required' or an options object.`)
   }
-  for (const key of Object.keys(options)) {
-    if (!TASK_OPTION_NAMES.has(key)) throw new TypeError(`${what}: unknown task option '${key}'.`)
-  }
+  assertKnownOptions(options, TASK_OPTION_NAMES, what, { path: 'task' })
   if (options.support !== 'optional' && options.support !== 'required') {
     throw new TypeError(`${what}: task support must be 'optional' or 'required'.`)
   }
@@ -173,16 +172,35 @@ function toolTask(option: ToolConfig['task'], what: string): ToolTask | undefine
   }
 }
 
-const TASK_OPTION_NAMES = new Set(['support', 'when', 'start', 'ttlMs', 'pollIntervalMs'])
+const TOOL_CONFIG_NAMES = {
+  title: true,
+  description: true,
+  input: true,
+  output: true,
+  annotations: true,
+  icons: true,
+  singleUse: true,
+  scopes: true,
+  task: true,
+  trace: true,
+  _meta: true,
+} as const satisfies OptionNames<ToolConfig>
+const TASK_OPTION_NAMES = {
+  support: true,
+  when: true,
+  start: true,
+  ttlMs: true,
+  pollIntervalMs: true,
+} as const satisfies OptionNames<ToolTaskOptions>
+const TRACE_OPTION_NAMES = { arguments: true, result: true } as const satisfies OptionNames<ToolTraceOptions>
 
 function toolTrace(option: ToolConfig['trace'], what: string): RegisteredTool['trace'] {
   if (option === undefined) return NOTHING_TRACED
   if (typeof option !== 'object' || option === null) {
     throw new TypeError(`${what}: trace must be an object ({ arguments?: boolean, result?: boolean }).`)
   }
+  assertKnownOptions(option, TRACE_OPTION_NAMES, what, { path: 'trace' })
   for (const [key, value] of Object.entries(option)) {
-    if (key !== 'arguments' && key !== 'result')
-      throw new TypeError(`${what}: unknown trace option '${key}'.`)
     if (value !== undefined && typeof value !== 'boolean') {
       throw new TypeError(`${what}: trace.${key} must be a boolean.`)
     }

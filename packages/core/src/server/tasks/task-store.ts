@@ -6,6 +6,7 @@
  * means (leases, answers, cancellation, expiry of a dead worker's task) is decided once, in core,
  * on top of it, so every store behaves alike and the contract suite can check all of them.
  */
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { TaskRecord } from './task-record.ts'
 
 /** How a `create` ended: stored, or why not. */
@@ -55,7 +56,13 @@ export interface MemoryTaskStoreOptions {
   now?: () => number
 }
 
+const MEMORY_TASK_STORE_OPTIONS = {
+  maxTasks: true,
+  now: true,
+} as const satisfies OptionNames<MemoryTaskStoreOptions>
+
 export function memoryTaskStore(options?: MemoryTaskStoreOptions): TaskStore {
+  if (options !== undefined) assertKnownOptions(options, MEMORY_TASK_STORE_OPTIONS, 'memoryTaskStore')
   const max = options?.maxTasks ?? 10_000
   const now = options?.now ?? Date.now
   const tasks = new Map<string, TaskRecord>()

@@ -117,7 +117,7 @@ describe('telemetry: values a tool opted in to', () => {
   it('refusesATraceOptionItDoesNotKnow', () => {
     const app = server()
     expect(() => app.tool('bad', { description: 'd', trace: { args: true } as never }, () => 'x')).toThrow(
-      "Tool 'bad': unknown trace option 'args'.",
+      "Tool 'bad': unknown option 'trace.args'.",
     )
     expect(() => app.tool('bad', { description: 'd', trace: { result: 'yes' } as never }, () => 'x')).toThrow(
       "Tool 'bad': trace.result must be a boolean.",

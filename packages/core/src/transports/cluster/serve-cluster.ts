@@ -7,9 +7,9 @@
  */
 import cluster from 'node:cluster'
 import { availableParallelism } from 'node:os'
-import { positiveInteger } from '../../option-checks.ts'
+import { assertKnownOptions, type OptionNames, positiveInteger } from '../../option-checks.ts'
 import type { Logger, McpServer } from '../../server/door.ts'
-import type { ListenOptions } from '../http/listen.ts'
+import { LISTEN_OPTION_NAMES, type ListenOptions } from '../http/listen.ts'
 import { runPrimary } from './cluster-primary.ts'
 import { runWorker } from './cluster-worker.ts'
 
@@ -30,6 +30,17 @@ export interface ClusterOptions extends ListenOptions {
   logger?: Logger
 }
 
+const CLUSTER_OPTION_NAMES = {
+  ...LISTEN_OPTION_NAMES,
+  workers: true,
+  server: true,
+  prepare: true,
+  onWorkerClose: true,
+  restartDelayMs: true,
+  handleSignals: true,
+  logger: true,
+} as const satisfies OptionNames<ClusterOptions>
+
 export interface RunningCluster {
   /** Which process this handle lives in: the same script runs in the primary and in every worker. */
   readonly role: 'primary' | 'worker'
@@ -49,6 +60,7 @@ export interface RunningCluster {
  * with the worker's reason.
  */
 export function serveCluster(options: ClusterOptions): Promise<RunningCluster> {
+  assertKnownOptions(options, CLUSTER_OPTION_NAMES, 'serveCluster', { required: true })
   if (typeof options?.server !== 'function') throw new TypeError('serveCluster needs a server() function.')
   const workers = positiveInteger(options.workers ?? availableParallelism(), 'workers')
   const restartDelayMs = positiveInteger(options.restartDelayMs ?? 1_000, 'restartDelayMs')

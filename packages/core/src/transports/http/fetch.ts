@@ -5,13 +5,19 @@
  * be told apart in a `Headers` object (they arrive joined), so repeats show up as mismatches.
  */
 import { SuccessStatus } from '../../errors.ts'
+import { assertKnownOptions } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
 import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
-import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
+import {
+  HTTP_OPTION_NAMES,
+  type HttpOptions,
+  type ResolvedHttpOptions,
+  resolveHttpOptions,
+} from './options.ts'
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -19,6 +25,7 @@ export type FetchHandler = (request: Request) => Promise<Response>
 /** Host/Origin protection defaults to the loopback names; pass `allowedHosts` for a public host. */
 export function createFetchHandler(server: McpServer, options?: HttpOptions): FetchHandler {
   const door = doorOf(server, 'createFetchHandler')
+  assertKnownOptions(options, HTTP_OPTION_NAMES, 'createFetchHandler')
   const resolved = resolveHttpOptions(options, true)
   door.opened()
   return async (request) => {

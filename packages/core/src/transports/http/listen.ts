@@ -5,12 +5,12 @@
 import { channel } from 'node:diagnostics_channel'
 import { createServer as createHttpServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { positiveInteger } from '../../option-checks.ts'
+import { assertKnownOptions, type OptionNames, positiveInteger } from '../../option-checks.ts'
 import { isLoopbackAddress } from '../../security/http/host-origin.ts'
 import { doorOf, type McpServer, type ServerDoor } from '../../server/door.ts'
 import { devConsoleFor } from './dev-console-hook.ts'
 import { createNodeListener } from './node-listener.ts'
-import type { HttpOptions } from './options.ts'
+import { HTTP_OPTION_NAMES, type HttpOptions } from './options.ts'
 
 const IDLE_SWEEP_MS = 50
 
@@ -42,6 +42,17 @@ export interface ListenOptions extends HttpOptions {
   devConsole?: boolean
 }
 
+/** The names of `ListenOptions`, shared with `serveCluster`. */
+export const LISTEN_OPTION_NAMES = {
+  ...HTTP_OPTION_NAMES,
+  host: true,
+  port: true,
+  shutdownGraceMs: true,
+  headersTimeoutMs: true,
+  maxConnections: true,
+  devConsole: true,
+} as const satisfies OptionNames<ListenOptions>
+
 /** How often node:http checks the header and request deadlines (its default is 30 s). */
 const DEADLINE_CHECK_MS = 1_000
 
@@ -54,10 +65,21 @@ export interface RunningServer {
 
 /** Serves `server` on `host:port` (default 127.0.0.1:3000, path /mcp). */
 export async function listen(server: McpServer, options?: ListenOptions): Promise<RunningServer> {
+  assertKnownOptions(options, LISTEN_OPTION_NAMES, 'listen')
   const host = options?.host ?? '127.0.0.1'
   const local = isLoopbackAddress(host)
-  const devConsole = await devConsoleFor(options?.devConsole, local)
-  const listener = createNodeListener(server, { ...options, local, devConsole })
+  const {
+    host: _host,
+    port: _port,
+    shutdownGraceMs: _grace,
+    headersTimeoutMs: _headers,
+    maxConnections: _connections,
+    devConsole: wanted,
+    ...http
+  } = options ?? {}
+  const devConsole = await devConsoleFor(wanted, local)
+  // The listener gets the HTTP options only: it refuses the ones that are listen's own.
+  const listener = createNodeListener(server, { ...http, local, devConsole })
   const maxHeaderSize = options?.maxHeaderBytes ?? 16 * 1024
   const headersTimeout = positiveInteger(options?.headersTimeoutMs ?? 10_000, 'headersTimeoutMs')
   const httpServer = createHttpServer(

@@ -6,6 +6,7 @@
  * anywhere, behind a body parser or not) and Fastify (from a route that hijacks the reply).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { devTapOn, doorOf, type McpServer, publishDev, tapRequest } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import type { DevConsoleHandler } from './dev-console-hook.ts'
@@ -15,7 +16,12 @@ import type { HttpInput } from './http-input.ts'
 import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
 import { NodeHeaderView } from './node-headers.ts'
 import { NodeReplyWriter } from './node-reply-writer.ts'
-import { type HttpOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.ts'
+import {
+  HTTP_OPTION_NAMES,
+  type HttpOptions,
+  type ResolvedHttpOptions,
+  resolveHttpOptions,
+} from './options.ts'
 import { writeFault } from './reply-writer.ts'
 
 /**
@@ -45,6 +51,12 @@ export interface NodeListenerOptions extends HttpOptions {
   devConsole?: DevConsoleHandler
 }
 
+const NODE_LISTENER_OPTION_NAMES = {
+  ...HTTP_OPTION_NAMES,
+  local: true,
+  devConsole: true,
+} as const satisfies OptionNames<NodeListenerOptions>
+
 /** The request shape frameworks hand over: Express adds the mount point and the matched route. */
 type FrameworkRequest = NodeRequest & { originalUrl?: unknown; route?: unknown }
 
@@ -58,6 +70,7 @@ type FrameworkRequest = NodeRequest & { originalUrl?: unknown; route?: unknown }
  */
 export function createNodeListener(server: McpServer, options?: NodeListenerOptions): NodeListener {
   const door = doorOf(server, 'createNodeListener')
+  assertKnownOptions(options, NODE_LISTENER_OPTION_NAMES, 'createNodeListener')
   const resolved = resolveHttpOptions(options, options?.local ?? true)
   door.opened()
   let draining = false

@@ -3,7 +3,7 @@
  * Options shared by both HTTP faces (node:http and fetch), resolved once.
  */
 import { TesseraError } from '../../errors.ts'
-import { positiveInteger } from '../../option-checks.ts'
+import { type OptionNames, positiveInteger } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
@@ -99,6 +99,21 @@ export interface HttpOptions {
    */
   health?: boolean
 }
+
+/** The names of `HttpOptions`, which every HTTP face checks its options against. */
+export const HTTP_OPTION_NAMES = {
+  path: true,
+  allowedHosts: true,
+  allowedOrigins: true,
+  dnsRebindingProtection: true,
+  maxBodyBytes: true,
+  maxHeaderBytes: true,
+  bodyTimeoutMs: true,
+  keepAliveMs: true,
+  maxConcurrentRequests: true,
+  auth: true,
+  health: true,
+} as const satisfies OptionNames<HttpOptions>
 
 export interface ResolvedHttpOptions {
   path: string

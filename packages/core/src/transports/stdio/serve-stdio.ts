@@ -8,6 +8,7 @@
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { TesseraError } from '../../errors.ts'
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { doorOf, encodeReply, failure, type McpServer } from '../../server/door.ts'
@@ -26,8 +27,16 @@ export interface StdioOptions {
   auth?: AuthInfo
 }
 
+const STDIO_OPTION_NAMES = {
+  input: true,
+  output: true,
+  maxLineBytes: true,
+  auth: true,
+} as const satisfies OptionNames<StdioOptions>
+
 export function serveStdio(server: McpServer, options?: StdioOptions): Promise<void> {
   const door = doorOf(server, 'serveStdio')
+  assertKnownOptions(options, STDIO_OPTION_NAMES, 'serveStdio')
   const input = options?.input ?? process.stdin
   const output = options?.output ?? process.stdout
   const maxLine = options?.maxLineBytes ?? 4 * 1024 * 1024

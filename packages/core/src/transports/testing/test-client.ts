@@ -5,6 +5,7 @@
  * request with its `_meta`; 2025-11-25: a session opened by `initialize`), answers the server's
  * questions from the test by key, and hands back the result, or rejects with the JSON-RPC error.
  */
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION } from '../../protocol/modern/vocabulary.ts'
@@ -48,6 +49,14 @@ export interface TestClientOptions {
   clientInfo?: { name: string; version: string }
 }
 
+const TEST_CLIENT_OPTION_NAMES = {
+  era: true,
+  capabilities: true,
+  auth: true,
+  clientInfo: true,
+} as const satisfies OptionNames<TestClientOptions>
+const CALL_OPTION_NAMES = { answer: true, onNotification: true } as const satisfies OptionNames<CallOptions>
+
 /** A JSON-RPC error the server answered with. */
 export class TestCallError extends Error {
   override readonly name = 'TestCallError'
@@ -89,6 +98,7 @@ export interface TestClient {
  */
 export function createTestClient(server: McpServer, options: TestClientOptions = {}): TestClient {
   const door = doorOf(server, 'createTestClient')
+  assertKnownOptions(options, TEST_CLIENT_OPTION_NAMES, 'createTestClient')
   const settings = {
     capabilities: options.capabilities ?? ALL_CAPABILITIES,
     auth: options.auth,
@@ -97,11 +107,21 @@ export function createTestClient(server: McpServer, options: TestClientOptions =
   const era = options.era ?? 'modern'
   if (era !== 'modern' && era !== 'handshake') throw new TypeError(`era must be 'modern' or 'handshake'.`)
   const call = era === 'modern' ? modernCaller(door, settings) : handshakeCaller(door, settings)
+  // A call's options are checked like any others; the refusal is the call's rejection.
+  const send = (where: string, method: string, params: JsonObject, o: CallOptions | undefined) => {
+    try {
+      assertKnownOptions(o, CALL_OPTION_NAMES, where)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return call.request(method, params, o)
+  }
   return {
-    callTool: (name, args = {}, o) => call.request('tools/call', { name, arguments: args }, o) as never,
-    readResource: (uri, o) => call.request('resources/read', { uri }, o) as never,
-    getPrompt: (name, args = {}, o) => call.request('prompts/get', { name, arguments: args }, o) as never,
-    request: (method, params = {}, o) => call.request(method, params, o),
+    callTool: (name, args = {}, o) => send('callTool', 'tools/call', { name, arguments: args }, o) as never,
+    readResource: (uri, o) => send('readResource', 'resources/read', { uri }, o) as never,
+    getPrompt: (name, args = {}, o) =>
+      send('getPrompt', 'prompts/get', { name, arguments: args }, o) as never,
+    request: (method, params = {}, o) => send('request', method, params, o),
     close: () => call.close(),
   }
 }
