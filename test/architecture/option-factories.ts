@@ -60,8 +60,6 @@ export interface FactoryCall {
   call(extra: Extra): unknown
   /** An `async` function: its refusal is its first rejection. Every other one must throw at once. */
   async?: true
-  /** The function has one option and names it instead of guessing: `(its only option is 'name')`. */
-  oneOption?: true
   /** Why even the minimal call is refused (after its options are checked): it would start something for real. */
   refusedAnyway?: string
 }
@@ -150,7 +148,6 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
       projects ??= mkdtempSync(join(tmpdir(), 'tessera-options-'))
       return createProject(mkdtempSync(join(projects, 'p-')), any({ name: 'options-probe', ...extra }))
     },
-    oneOption: true,
   },
   // @tessera/store-sqlite
   sqliteStores: { call: (extra) => sqliteStores(any({ path: ':memory:', ...extra })) },

@@ -4,34 +4,15 @@
  * built `dist/` (run `npm run build` first), and a place outside the repository to install them,
  * so no workspace link, no tsconfig path and no tsx can help.
  */
-import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { WORKSPACE_ROOT } from '../workspace-sources.ts'
+import { packTarballs } from '../../scripts/pack-tarballs.ts'
 
 /** Packs every publishable package into a fresh folder; returns package name → tarball path. */
-export function packAll(): Map<string, string> {
-  const dest = mkdtempSync(join(tmpdir(), 'tessera-tarballs-'))
-  const tarballs = new Map<string, string>()
-  for (const dir of readdirSync(join(WORKSPACE_ROOT, 'packages')).sort()) {
-    const path = join(WORKSPACE_ROOT, 'packages', dir)
-    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as {
-      name: string
-      private?: boolean
-    }
-    if (manifest.private) continue
-    if (readdirSync(path).includes('dist') === false)
-      throw new Error(`${manifest.name} has no dist/: run npm run build`)
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], {
-      cwd: path,
-      encoding: 'utf8',
-    })
-    const [packed] = JSON.parse(out) as Array<{ filename: string }>
-    tarballs.set(manifest.name, join(dest, packed!.filename))
-  }
-  return tarballs
-}
+export const packAll = (): Map<string, string> =>
+  packTarballs(mkdtempSync(join(tmpdir(), 'tessera-tarballs-')))
 
 /** A new folder outside the repository. */
 export const outsideFolder = (label: string): string => mkdtempSync(join(tmpdir(), `tessera-${label}-`))

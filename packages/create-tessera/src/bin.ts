@@ -1,21 +1,36 @@
 #!/usr/bin/env node
 /**
  * @module bin
- * `npm create tessera [folder]`: asks for the folder when none is given (at a terminal), writes
- * the project, and says what to run next.
+ * `npm create tessera [folder] [--tarballs <folder>]`: asks for the folder when none is given (at
+ * a terminal), writes the project, and says what to run next.
  */
 import { relative } from 'node:path'
+import { parseArgs } from 'node:util'
 import * as clack from '@clack/prompts'
 import { createProject } from './create-project.ts'
 
-const USAGE = 'Usage: npm create tessera <folder>   (or: npx create-tessera <folder>)'
+const USAGE = `Usage: npm create tessera <folder>   (or: npx create-tessera <folder>)
+
+  --tarballs <folder>  depend on the packed packages in <folder> (npm run tarballs in a clone
+                       of Tessera makes it) instead of the registry's release`
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  let parsed: ReturnType<typeof readArgs>
+  try {
+    parsed = readArgs(argv)
+  } catch (error) {
+    process.stderr.write(`create-tessera: ${(error as Error).message}\n${USAGE}\n`)
+    return 64
+  }
+  if (parsed.values.help) {
     process.stdout.write(`${USAGE}\n`)
     return 0
   }
-  let folder = argv.find((arg) => !arg.startsWith('-'))
+  if (parsed.positionals.length > 1) {
+    process.stderr.write(`create-tessera: name one folder, not ${parsed.positionals.length}.\n${USAGE}\n`)
+    return 64
+  }
+  let folder = parsed.positionals[0]
   if (folder === undefined) {
     if (!process.stdin.isTTY) {
       process.stderr.write(`create-tessera: name the folder to create.\n${USAGE}\n`)
@@ -30,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
     folder = answer
   }
   try {
-    const project = createProject(folder)
+    const project = createProject(
+      folder,
+      parsed.values.tarballs === undefined ? {} : { tarballs: parsed.values.tarballs },
+    )
     const shown = relative(process.cwd(), project.directory) || '.'
     process.stdout.write(
       `Created ${project.name} in ${shown}: ${project.files.length} files.\n\n` +
@@ -41,6 +59,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`create-tessera: ${(error as Error).message}\n`)
     return 1
   }
+}
+
+function readArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' }, tarballs: { type: 'string' } },
+  })
 }
 
 process.exitCode = await main(process.argv.slice(2))

@@ -18,6 +18,7 @@ describe('createProject', () => {
       'src/main.ts',
       'src/server.ts',
       'test/server.test.ts',
+      'tsconfig.build.json',
       'tsconfig.json',
     ])
     const pkg = JSON.parse(readFileSync(join(project.directory, 'package.json'), 'utf8'))
@@ -25,7 +26,7 @@ describe('createProject', () => {
     expect(pkg.name).toBe('ops-helper')
     expect(pkg.dependencies['@tessera/core']).toBe(`^${own}`)
     expect(pkg.devDependencies['@tessera/cli']).toBe(`^${own}`)
-    expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test'])
+    expect(Object.keys(pkg.scripts)).toEqual(['dev', 'build', 'start', 'test', 'typecheck'])
     expect(readFileSync(join(project.directory, 'src/server.ts'), 'utf8')).toContain("name: 'ops-helper'")
   })
 
@@ -36,6 +37,41 @@ describe('createProject', () => {
     expect(() => createProject(full)).toThrow('is not empty')
     expect(() => createProject(join(dir, 'fine'), { name: 'Bad Name' })).toThrow(
       'not a valid npm package name',
+    )
+  })
+})
+
+describe('createProject with tarballs', () => {
+  it('dependsOnThePackedPackagesByRelativePathAndOverridesCore', () => {
+    const tarballs = join(dir, 'packed')
+    mkdirSync(tarballs)
+    writeFileSync(join(tarballs, 'tessera-core.tgz'), '')
+    writeFileSync(join(tarballs, 'tessera-cli.tgz'), '')
+    const project = createProject(join(dir, 'from-tarballs'), { tarballs })
+    const pkg = JSON.parse(readFileSync(join(project.directory, 'package.json'), 'utf8'))
+    expect(pkg.dependencies['@tessera/core']).toBe('file:../packed/tessera-core.tgz')
+    expect(pkg.devDependencies['@tessera/cli']).toBe('file:../packed/tessera-cli.tgz')
+    expect(pkg.overrides).toEqual({ '@tessera/core': '$@tessera/core' })
+  })
+
+  it('refusesAFolderWithoutTheTarballsItNeedsNamingTheMissingOne', () => {
+    const tarballs = join(dir, 'half-packed')
+    mkdirSync(tarballs)
+    writeFileSync(join(tarballs, 'tessera-core.tgz'), '')
+    expect(() => createProject(join(dir, 'half'), { tarballs })).toThrow(
+      'has no tarball of @tessera/cli (tessera-cli.tgz): run npm run tarballs in a clone of Tessera.',
+    )
+    expect(() => createProject(join(dir, 'nowhere'), { tarballs: join(dir, 'absent') })).toThrow(
+      'is not a folder of tarballs',
+    )
+  })
+
+  it('refusesAMisspelledOptionNamingTheKnownOnes', () => {
+    expect(() => createProject(join(dir, 'typo'), { tarball: dir } as never)).toThrow(
+      "createProject: unknown option 'tarball' (did you mean 'tarballs'?).",
+    )
+    expect(() => createProject(join(dir, 'typo'), { folder: dir } as never)).toThrow(
+      "createProject: unknown option 'folder' (its options are name, tarballs).",
     )
   })
 })

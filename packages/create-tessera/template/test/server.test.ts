@@ -1,5 +1,6 @@
 import { createTestClient } from '@tessera/core/testing'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { buildServer } from '../src/server.js'
 
 function setup() {
@@ -49,5 +50,34 @@ describe('restart_service', () => {
     )
     expect(restarted).toEqual(['db'])
     await client.close()
+  })
+})
+
+describe('a tool that needs a scope', () => {
+  // The caller's scopes come from its access token over HTTP; here the test says who calls.
+  function withStatusTool() {
+    const app = buildServer({ restart: async () => {} })
+    return app.tool(
+      'service_status',
+      {
+        description: 'Says whether a service is running.',
+        input: z.object({ service: z.string() }),
+        scopes: ['ops:read'],
+      },
+      ({ service }) => `${service} is running.`,
+    )
+  }
+
+  it('answers a caller holding the scope', async () => {
+    const client = createTestClient(withStatusTool(), { auth: { subject: 'ada', scopes: ['ops:read'] } })
+    const result = await client.callTool('service_status', { service: 'api' })
+    expect(result.content).toEqual([{ type: 'text', text: 'api is running.' }])
+  })
+
+  it('refuses a caller without it, naming the scope', async () => {
+    const client = createTestClient(withStatusTool())
+    await expect(client.callTool('service_status', { service: 'api' })).rejects.toMatchObject({
+      data: { requiredScopes: ['ops:read'] },
+    })
   })
 })

@@ -2,13 +2,16 @@
  * @module test-client.test
  * The in-process test client, in both eras: a call answers with its result, the server's
  * questions are answered by key from the test (in the handshake era too, where they travel as
- * real requests), a question the test did not answer fails the call saying which, and a JSON-RPC
- * error rejects with its code.
+ * real requests), a question the test did not answer fails the call saying which, a JSON-RPC
+ * error rejects with its code, and a scoped tool answers only a caller given its scopes. The
+ * client writes nothing to the server's log, so a test's output shows no warning about what a
+ * serving process would keep in memory.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
 import { createServer } from '../../server/create-server.ts'
+import { defaultLogger } from '../../server/logger.ts'
 import { elicitForm, listRoots } from '../../server/mrtr/input-requests.ts'
 import { createTestClient, TestCallError } from './test-client.ts'
 
@@ -39,6 +42,7 @@ function app() {
     return `${roots.length} roots`
   })
   server.tool('whoami', { description: 'Names the caller' }, (_a, ctx) => ctx.auth?.subject ?? 'anonymous')
+  server.tool('status', { description: 'Needs a scope', scopes: ['ops:read'] }, () => 'all green')
   server.resource('config://a', { name: 'a' }, (uri) => ({ contents: [{ uri, text: 'A' }] }))
   server.prompt('greet', { description: 'Greets', args: z.object({ name: z.string() }) }, ({ name }) => ({
     messages: [{ role: 'user', content: { type: 'text', text: `Hello ${name}` } }],
@@ -103,9 +107,48 @@ describe.each(['modern', 'handshake'] as const)('createTestClient (%s era)', (er
     const client = createTestClient(app(), { era, auth: { subject: 'ada', issuer: 'https://idp.example' } })
     expect((await client.callTool('whoami')).content).toEqual([{ type: 'text', text: 'ada' }])
   })
+
+  it('opensAScopedToolToACallerHoldingItsScopesOnly', async () => {
+    const held = createTestClient(app(), { era, auth: { subject: 'ada', scopes: ['ops:read'] } })
+    expect((await held.callTool('status')).content).toEqual([{ type: 'text', text: 'all green' }])
+    for (const auth of [undefined, { subject: 'bob', scopes: ['ops:write'] }]) {
+      const refused = createTestClient(app(), { era, auth })
+      const error = await refused.callTool('status').catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(TestCallError)
+      expect(error).toMatchObject({ data: { requiredScopes: ['ops:read'] } })
+      await refused.close()
+    }
+    await held.close()
+  })
 })
 
 describe('createTestClient', () => {
+  it('writesNothingToTheDefaultLogOfAServerWithoutKeysOrStores', async () => {
+    vi.stubEnv('TESSERA_LOG_LEVEL', undefined)
+    const written: string[] = []
+    const logger = defaultLogger({ write: (line: string) => void written.push(line) })
+    const server = createServer({ name: 'quiet', version: '1.0.0', logger })
+    server.tool('once', { description: 'Acts once', singleUse: true }, async (_a, ctx) => {
+      const answer = await ctx.ask(
+        'ok',
+        elicitForm({ message: 'Go?', schema: z.object({ ok: z.boolean() }) }),
+      )
+      return answer.action
+    })
+    const answer = { ok: { action: 'accept', content: { ok: true } } }
+    try {
+      for (const era of ['modern', 'handshake'] as const) {
+        const client = createTestClient(server, { era })
+        const result = await client.callTool('once', {}, { answer })
+        expect(result.content).toEqual([{ type: 'text', text: 'accept' }])
+        await client.close()
+      }
+      expect(written).toEqual([])
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it('refusesTheHandshakeEraOfAServerThatServes2026Only', () => {
     const server = createServer({ name: 'x', version: '1', logger: silentLogger, handshake: false })
     expect(() => createTestClient(server, { era: 'handshake' })).toThrow('This server serves 2026-07-28 only')

@@ -44,7 +44,13 @@ export interface TestClientOptions {
   era?: 'modern' | 'handshake'
   /** What the client says it can do; default: form and URL elicitation, sampling and roots. */
   capabilities?: ClientCapabilities
-  /** Who is calling, as an authenticating transport would report it. */
+  /**
+   * Who is calling, as an authenticating transport would report it: what handlers read as
+   * `ctx.auth`, what requestState and sessions are bound to, and the `scopes` a scoped tool,
+   * prompt or resource is checked against (`{ subject: 'ada', scopes: ['ops:read'] }`).
+   * Without it the caller is anonymous, holds no scope, and everything scoped is refused with a
+   * `TestCallError` whose `data.requiredScopes` names what the call needs, as over HTTP.
+   */
   auth?: AuthInfo
   clientInfo?: { name: string; version: string }
 }
@@ -88,7 +94,11 @@ export interface TestClient {
 }
 
 /**
- * A client of `server` in this process.
+ * A client of `server` in this process. It calls as `options.auth` (anonymous without it), so a
+ * test of a scoped tool says who calls and with which scopes:
+ * `createTestClient(app, { auth: { subject: 'ada', scopes: ['ops:read'] } })`. It starts no
+ * transport: the server's warnings about serving (an ephemeral key, records kept in memory) are
+ * not said.
  * @example
  * const client = createTestClient(app)
  * const result = await client.callTool('rollback', { service: 'api' }, {
