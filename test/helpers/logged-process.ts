@@ -45,19 +45,26 @@ export class LoggedProcess {
   }
 
   /** Resolves with the first log line whose event is `event`; rejects on exit or timeout. */
-  async waitForEvent(event: string, timeoutMs = 20_000): Promise<LogLine> {
+  waitForEvent(event: string, timeoutMs = 20_000): Promise<LogLine> {
+    return this.waitFor(() => this.logs.find((l) => l.event === event), `"${event}" log line`, timeoutMs)
+  }
+
+  /** Resolves with the first match of `pattern` in stderr (plain text, not a log line); rejects on exit or timeout. */
+  waitForOutput(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+    return this.waitFor(() => pattern.exec(this.stderr) ?? undefined, `${pattern} on stderr`, timeoutMs)
+  }
+
+  private async waitFor<T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
     const deadline = Date.now() + timeoutMs
     let exited = false
     void this.exited.then(() => {
       exited = true
     })
     for (;;) {
-      const found = this.logs.find((l) => l.event === event)
-      if (found) return found
+      const found = find()
+      if (found !== undefined) return found
       if (exited || Date.now() > deadline) {
-        throw new Error(
-          `no "${event}" log line (${exited ? 'process exited' : 'timed out'}); stderr:\n${this.stderr}`,
-        )
+        throw new Error(`no ${what} (${exited ? 'process exited' : 'timed out'}); stderr:\n${this.stderr}`)
       }
       await new Promise<void>((wake) => {
         const done = () => {

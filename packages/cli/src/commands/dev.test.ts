@@ -1,8 +1,9 @@
 /**
  * @module dev.test
- * `tessera dev` as a process on a project in a temporary folder: it prints the URL the server
- * listens on, renders the server's JSON log lines for a person, restarts the server when a
- * source file changes (the new code answers), and stops it on SIGINT.
+ * `tessera dev` as a process on a project in a temporary folder: the server's own line saying
+ * where it listens shows once (dev adds none of its own, only where the console is), the
+ * server's JSON log lines are rendered for a person, the server restarts when a source file
+ * changes (the new code answers), and stops on SIGINT.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -26,7 +27,8 @@ import { listen } from ${JSON.stringify(HTTP)}
 const app = createServer({ name: 'dev-fixture', version: '1.0.0' })
 app.tool('version', { description: 'Which code answers' }, () => ${JSON.stringify(answer)})
 console.error(JSON.stringify({ level: 30, time: Date.now(), msg: 'serving ${answer}' }))
-await listen(app, { port: Number(process.env.PORT) })
+const running = await listen(app, { port: Number(process.env.PORT) })
+console.error(\`MCP server listening on \${running.url}\`)
 `,
   )
 }
@@ -42,7 +44,7 @@ async function until(read: () => string, pattern: RegExp, ms = 20_000): Promise<
 }
 
 describe('tessera dev', () => {
-  it('printsTheUrlRendersLogsRestartsOnChangeAndStopsOnSigint', async () => {
+  it('showsTheListeningLineOnceRendersLogsRestartsOnChangeAndStopsOnSigint', async () => {
     writeFileSync(join(project, 'package.json'), '{"type":"module"}')
     writeEntry('v1')
     const port = await freePort()
@@ -65,7 +67,9 @@ describe('tessera dev', () => {
     const exited = new Promise<number | null>((resolve) => cli.once('exit', resolve))
     try {
       const url = `http://127.0.0.1:${port}/mcp`
+      await until(() => output, new RegExp(`Dev console on http://127.0.0.1:${port}/_tessera/`))
       await until(() => output, new RegExp(`MCP server listening on ${url}`))
+      expect(output.split('listening on')).toHaveLength(2)
       expect(output).toMatch(/INFO.*serving v1/)
       expect(output).not.toContain('"msg":"serving v1"')
       const client = new McpHttpClient(url)
@@ -74,7 +78,9 @@ describe('tessera dev', () => {
       writeEntry('v2')
       await until(() => output, /server\.ts changed: restarting/)
       await until(() => output, /serving v2/)
+      await until(() => output.slice(output.indexOf('restarting')), /Dev console on/)
       await until(() => output.slice(output.indexOf('restarting')), /MCP server listening on/)
+      expect(output.split('listening on')).toHaveLength(3)
       expect(textOf(resultOf(await client.callTool('version')))).toBe('v2')
     } finally {
       cli.kill('SIGINT')

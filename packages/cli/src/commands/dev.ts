@@ -1,9 +1,11 @@
 /**
  * @module dev
  * `tessera dev <entry>`: runs a server file (TypeScript through tsx, or JavaScript) as a child
- * process, prints the URL it listens on, renders its JSON logs for a person, and restarts it when
- * a source file of the project changes. The child gets `TESSERA_LOG_LEVEL` (default `info`) and,
- * with `--port`, `PORT`.
+ * process, renders its output and JSON logs for a person, says where the development console of
+ * each server it starts is, and restarts it when a source file of the project changes. Where the
+ * server listens is the server's own line (it prints it under `npm start` too): saying it here as
+ * well would show it twice. The child gets `TESSERA_LOG_LEVEL` (default `info`) and, with
+ * `--port`, `PORT`.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -14,7 +16,7 @@ import { DEV_TAG } from '../dev/dev-messages.ts'
 import { prettyLogs } from '../dev/pretty-logs.ts'
 import { projectRoot, watchSources } from '../dev/watch-sources.ts'
 import { ExitCode } from './exit-codes.ts'
-import { UsageError } from './target.ts'
+import { UsageError } from './failure.ts'
 
 export interface DevOptions {
   port?: string
@@ -30,9 +32,12 @@ const PRELOAD = new URL(`../dev/report-listening${extname(fileURLToPath(import.m
 
 export function dev(entry: string, options: DevOptions): Promise<number> {
   const file = resolve(entry)
-  if (!existsSync(file)) throw new UsageError(`${entry} does not exist.`)
+  if (!existsSync(file))
+    throw new UsageError(
+      `${entry} does not exist: give the path of the server file, e.g. tessera dev src/server.ts.`,
+    )
   if (options.port !== undefined && !/^\d{1,5}$/.test(options.port))
-    throw new UsageError('--port must be a port number.')
+    throw new UsageError(`--port must be a port number, e.g. --port 3000 (got '${options.port}').`)
   const color = process.stderr.isTTY && process.env.NO_COLOR === undefined
   const say = (text: string, style: 'green' | 'yellow' | 'red' = 'green') =>
     process.stderr.write(`${color ? styleText(style, text) : text}\n`)
@@ -59,7 +64,6 @@ export function dev(entry: string, options: DevOptions): Promise<number> {
     current.on('message', (message) => {
       const url = (message as Record<string, { url?: string } | undefined>)[DEV_TAG]?.url
       if (url === undefined) return
-      say(`MCP server listening on ${url}`)
       const console = consoleUrl(url, options.console !== false)
       if (console !== undefined) say(`Dev console on ${console}`)
     })

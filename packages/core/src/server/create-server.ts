@@ -44,6 +44,7 @@ import { type AnyPromptHandler, PromptRegistry } from './registry/prompts.ts'
 import { type AnyResourceHandler, type AnyTemplateHandler, ResourceRegistry } from './registry/resources.ts'
 import { type AnyToolHandler, ToolRegistry } from './registry/tools.ts'
 import type { ServerCore } from './server-core.ts'
+import { warnEphemeralKey, warnSingleUseInMemory } from './serving-warnings.ts'
 import { assertStores, type Stores } from './stores.ts'
 import { TaskService, type TaskSettings } from './tasks/task-service.ts'
 import { memoryTaskStore, type TaskStore } from './tasks/task-store.ts'
@@ -194,12 +195,6 @@ export class McpServer {
     this.#core = core
     this.#replay = options.stores?.replay
     this.#stores = { ...options.stores }
-    if (core.state.ephemeral) {
-      logger.warn(
-        { event: 'request_state_ephemeral_key' },
-        'no requestState keys configured: using an ephemeral key (states die with this process; several workers must share keys)',
-      )
-    }
     registerDoor(this, this.#door())
   }
 
@@ -210,12 +205,9 @@ export class McpServer {
     handler: ToolHandler<S, O>,
   ): this {
     this.#core.tools.register(name, config, handler as AnyToolHandler)
-    if (config.singleUse && this.#replay === undefined) {
-      this.#core.logger.warn(
-        { event: 'single_use_memory_store', tool: name },
-        'single-use tool without stores.replay: records are kept in this process only',
-      )
-    }
+    // Before serving, the warning waits for the first transport (`#opened`).
+    if (config.singleUse && this.#replay === undefined && this.#serving)
+      warnSingleUseInMemory(this.#core.logger, name)
     this.#changed('tools/list_changed')
     return this
   }
@@ -293,6 +285,16 @@ export class McpServer {
     for (const store of new Set([...given, ...defaults])) await store?.close()
   }
 
+  /** A transport starts serving: the first one to do so warns about what this process alone keeps. */
+  #opened(): void {
+    if (this.#serving) return
+    this.#serving = true
+    const { logger, state, tools } = this.#core
+    if (state.ephemeral) warnEphemeralKey(logger)
+    if (this.#replay === undefined)
+      for (const name of tools.singleUseNames()) warnSingleUseInMemory(logger, name)
+  }
+
   // Registration before anyone listens needs no event; a change while serving does.
   #changed(type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed'): void {
     if (this.#serving) this.#core.bus.publish({ type })
@@ -305,9 +307,7 @@ export class McpServer {
       modernVersions: core.versions.modern,
       supportedVersions: [...core.versions.modern, ...core.versions.handshake],
       handshake: core.handshake,
-      opened: () => {
-        this.#serving = true
-      },
+      opened: () => this.#opened(),
       modern: (request: JsonRpcRequest, exchange: Exchange) => serveModern(core, request, exchange),
       connect: (write, auth) => new MessageConnection(core, write, auth),
       endStreams: () => core.bus.publish({ type: 'shutdown' }),

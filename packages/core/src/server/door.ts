@@ -23,7 +23,11 @@ export interface ServerDoor {
   readonly supportedVersions: readonly string[]
   /** The 2025-11-25 era; undefined when the server serves 2026-07-28 only. */
   readonly handshake: HandshakeSessions | undefined
-  /** A transport starts serving: from now on every registration is announced to listeners. */
+  /**
+   * A transport starts serving: from now on every registration is announced to listeners, and the
+   * first call warns about what this server keeps in this process only (an in-process test client
+   * does not call it, so tests hear no such warning).
+   */
   opened(): void
   /** Serves one 2026-07-28 request. */
   modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply>

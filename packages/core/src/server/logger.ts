@@ -50,10 +50,17 @@ export function loggerOptions(): LoggerOptions {
   }
 }
 
-/** Pino on stderr, at `TESSERA_LOG_LEVEL` when it names a pino level (`tessera dev` sets `info`), else `warn`. */
-export function defaultLogger(destination: DestinationStream = pino.destination(2)): Logger {
+/**
+ * Pino on stderr, at `TESSERA_LOG_LEVEL` when it names a pino level (`tessera dev` sets `info`),
+ * else at `otherwise` (`warn`, or `info` for a logger whose info lines are what a person running
+ * the process wants to see, such as the cluster primary's).
+ */
+export function defaultLogger(
+  destination: DestinationStream = pino.destination(2),
+  otherwise: 'warn' | 'info' = 'warn',
+): Logger {
   const wanted = process.env.TESSERA_LOG_LEVEL
-  const level = wanted !== undefined && LEVELS.has(wanted) ? wanted : 'warn'
+  const level = wanted !== undefined && LEVELS.has(wanted) ? wanted : otherwise
   return pino({ ...loggerOptions(), level }, destination)
 }
 

@@ -62,8 +62,12 @@ export class ToolRegistry {
 
   /** Whether any tool registered now is single-use. */
   hasSingleUse(): boolean {
-    for (const tool of this.tools.values()) if (tool.singleUse) return true
-    return false
+    return this.singleUseNames().length > 0
+  }
+
+  /** The names of the single-use tools registered now. */
+  singleUseNames(): string[] {
+    return [...this.tools].filter(([, tool]) => tool.singleUse).map(([name]) => name)
   }
 
   register(name: string, config: ToolConfig, handler: AnyToolHandler): RegisteredTool {

@@ -14,7 +14,8 @@ const MAX_RESTART_DELAY_MS = 30_000
 const STOP_MARGIN_MS = 5_000
 
 export async function runPrimary(settings: ClusterSettings): Promise<RunningCluster> {
-  const logger = settings.logger ?? defaultLogger()
+  // The primary's lines are the cluster's life (started, replaced, stopped): shown by default.
+  const logger = settings.logger ?? defaultLogger(undefined, 'info')
   await settings.prepare?.()
   const stopRelay = relayClusterBus()
   const env = { [WORKERS_ENV]: String(settings.workers) }
@@ -47,15 +48,16 @@ export async function runPrimary(settings: ClusterSettings): Promise<RunningClus
       listening.add(worker.id)
       url = report.url
       restartDelayMs = settings.restartDelayMs
-      logger.info(
-        { event: 'worker_listening', worker: worker.id, pid: worker.process.pid },
-        'worker listening',
-      )
+      // At the start, the one cluster_listening line says it for every worker; a replacement is news.
+      const workerLine = { event: 'worker_listening', worker: worker.id, pid: worker.process.pid }
+      if (started) logger.info(workerLine, 'replacement worker listening')
+      else logger.debug(workerLine, 'worker listening')
       if (!started && listening.size === settings.workers) {
         started = true
+        const workers = settings.workers === 1 ? '1 worker' : `${settings.workers} workers`
         logger.info(
           { event: 'cluster_listening', url, workers: settings.workers },
-          `listening on ${url} with ${settings.workers} workers`,
+          `MCP server listening on ${url} with ${workers}`,
         )
         resolve(handle)
       }

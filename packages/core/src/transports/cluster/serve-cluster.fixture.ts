@@ -5,14 +5,16 @@
  * tools tell which worker answered (`pid`), take their time (`slow`), and announce a resource
  * update (`touch`) that every worker's listen streams must hear. Modes: `shared` (keys every
  * worker reads, no handshake era), `local` (no keys: must be refused), `broken` (the server
- * cannot be built).
+ * cannot be built); `FIXTURE_LOGGER=default` passes no logger.
  */
 import { pino } from 'pino'
 import { createServer } from '../../index.ts'
 import { serveCluster } from './serve-cluster.ts'
 
 const mode = process.env.FIXTURE_MODE ?? 'shared'
-const logger = pino({ level: 'info' }, pino.destination(2))
+// `FIXTURE_LOGGER=default`: the primary and the servers log through serveCluster's and createServer's defaults.
+const logger =
+  process.env.FIXTURE_LOGGER === 'default' ? undefined : pino({ level: 'info' }, pino.destination(2))
 
 await serveCluster({
   workers: Number(process.env.FIXTURE_WORKERS ?? 2),
@@ -25,7 +27,7 @@ await serveCluster({
     const app = createServer({
       name: 'cluster-fixture',
       version: '1.0.0',
-      logger: logger.child({ worker: id }),
+      logger: logger?.child({ worker: id }),
       handshake: false,
       requestState:
         mode === 'local' ? undefined : { keys: [{ id: 'k1', secret: process.env.FIXTURE_SECRET! }] },

@@ -3,7 +3,8 @@
  * `serveCluster` as a real process tree (the fixture script, two workers): every worker serves
  * the one port, resource updates cross workers on the default bus, a killed worker is replaced,
  * SIGTERM lets a request in flight finish before everything exits 0, and a cluster whose workers
- * would keep keys in their own memory, or cannot build their server, stops with the reason.
+ * would keep keys in their own memory, or cannot build their server, stops with the reason; at
+ * the default log level the primary's start is one line, with the number of workers and the URL.
  * Connections are pinned to a worker with one-socket agents, so each check names the worker it
  * reached.
  */
@@ -16,13 +17,18 @@ import { type Json, mcpHeaders, withMeta } from '../../../../../test/helpers/mcp
 
 const FIXTURE = fileURLToPath(new URL('./serve-cluster.fixture.ts', import.meta.url))
 
-async function startCluster(mode: string, workers = 2): Promise<{ cluster: LoggedProcess; url: string }> {
+async function startCluster(
+  mode: string,
+  workers = 2,
+  env: Record<string, string> = {},
+): Promise<{ cluster: LoggedProcess; url: string }> {
   const port = await freePort()
   const cluster = new LoggedProcess(FIXTURE, [], {
     FIXTURE_MODE: mode,
     FIXTURE_WORKERS: String(workers),
     FIXTURE_SECRET: randomBytes(32).toString('base64'),
     PORT: String(port),
+    ...env,
   })
   return { cluster, url: `http://127.0.0.1:${port}/mcp` }
 }
@@ -169,5 +175,24 @@ describe('serveCluster stopping and refusing', () => {
     expect(failed.reason).toBe('the database is unreachable')
     expect(await cluster.exited).not.toBe(0)
     expect(cluster.stderr).toContain('serveCluster: worker')
+  }, 30_000)
+})
+
+describe('serveCluster at the default log level', () => {
+  it('saysInOneLineHowManyWorkersListenOnWhichUrl', async () => {
+    const { cluster, url } = await startCluster('shared', 2, {
+      FIXTURE_LOGGER: 'default',
+      TESSERA_LOG_LEVEL: '',
+    })
+    try {
+      const ready = await cluster.waitForEvent('cluster_listening')
+      expect(ready).toMatchObject({ url, workers: 2, msg: `MCP server listening on ${url} with 2 workers` })
+      const agent = pinned()
+      expect(await callTool(agent, url, 'pid')).toMatch(/^\d+$/)
+      agent.destroy()
+      expect(cluster.logs).toEqual([ready])
+    } finally {
+      expect(await cluster.stop()).toBe(0)
+    }
   }, 30_000)
 })

@@ -26,7 +26,11 @@ export interface ClusterOptions extends ListenOptions {
   restartDelayMs?: number
   /** Stop gracefully on SIGINT and SIGTERM (default true). */
   handleSignals?: boolean
-  /** Where the primary and each worker report starts, deaths and stops (default: pino on stderr at warn). */
+  /**
+   * Where the primary and each worker report starts, deaths and stops. Default: pino on stderr, at
+   * `info` in the primary (one line once every worker listens, with their number and the URL; a
+   * replacement; the stop) and at `warn` in the workers; `TESSERA_LOG_LEVEL` sets both.
+   */
   logger?: Logger
 }
 
