@@ -1,15 +1,16 @@
 /**
  * @module program
  * The `tessera` command line: its commands, options and help, on commander. Every command
- * resolves to an exit code; bad usage exits 64.
+ * resolves to an exit code; bad usage exits 64. Whatever fails, commander's own complaints
+ * included, is reported in one line (`failure.ts`); `--verbose` adds the stack and the cause.
  */
 import { Command, CommanderError, Option } from 'commander'
 import { call } from './commands/call.ts'
 import { dev } from './commands/dev.ts'
 import { ExitCode } from './commands/exit-codes.ts'
+import { failure, oneLine, UsageError } from './commands/failure.ts'
 import { inspect } from './commands/inspect.ts'
 import { keysList, keysNew, keysRotate } from './commands/keys.ts'
-import { failure, UsageError } from './commands/target.ts'
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
 
@@ -30,6 +31,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   const program = new Command('tessera')
     .description('Run, inspect and call MCP servers; manage requestState key files.')
     .version('0.1.0')
+    .option('--verbose', 'when a command fails, print the stack and the cause of the error too')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) })
 
@@ -68,7 +70,11 @@ export async function run(argv: readonly string[]): Promise<number> {
     .action(async (first: string | undefined, second: string | undefined, options) => {
       // With --stdio there is no URL: the one positional is the tool.
       const [url, tool] = second === undefined ? [undefined, first] : [first, second]
-      if (tool === undefined) throw new UsageError('Name the tool to call.')
+      // A lone URL without --stdio is a call that forgot its tool, not a tool named like a URL.
+      if (tool === undefined || (url === undefined && options.stdio === undefined && /^https?:/.test(tool)))
+        throw new UsageError(
+          "Name the tool to call: tessera call <url> <tool> ('tessera inspect <url>' lists them).",
+        )
       code = await call(url, tool, options)
     })
 
@@ -96,12 +102,28 @@ export async function run(argv: readonly string[]): Promise<number> {
       code = keysList(file)
     })
 
+  pointToHelp(program)
   try {
     await program.parseAsync(argv, { from: 'user' })
     return code
   } catch (error) {
     if (error instanceof CommanderError)
       return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? ExitCode.ok : ExitCode.usage
-    return failure(error)
+    return failure(error, program.opts().verbose === true)
   }
+}
+
+/** Commander's complaints about a command line, in one line that points to the command's help. */
+function pointToHelp(command: Command, name = command.name()): void {
+  command.configureOutput({ outputError: (text, write) => write(`${complaint(text, name)}\n`) })
+  for (const sub of command.commands) pointToHelp(sub, `${name} ${sub.name()}`)
+}
+
+/** `error: unknown option '--x'\n(Did you mean --y?)` → `tessera: unknown option '--x' (Did you mean --y?); see … --help.` */
+function complaint(text: string, name: string): string {
+  const said = text
+    .trim()
+    .replace(/^error: /, '')
+    .replace(/\.$/, '')
+  return oneLine(`tessera: ${said}; see ${name} --help.`)
 }

@@ -36,3 +36,14 @@ export function runCli(
     child.once('exit', (code) => resolve({ code, stdout, stderr }))
   })
 }
+
+/**
+ * The one line a failed run wrote to stderr (the progress lines of a call left out). Throws,
+ * showing all of stderr, when there is not exactly one line or when a stack frame shows.
+ */
+export function errorLine(run: CliRun): string {
+  const lines = run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('progress '))
+  if (lines.length !== 1 || run.stderr.includes('    at '))
+    throw new Error(`expected one line on stderr, got ${lines.length}:\n${run.stderr}`)
+  return lines[0]!
+}

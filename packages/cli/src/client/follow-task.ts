@@ -5,6 +5,7 @@
  * questions a task waits on through `tasks/update`, and ends with the task's result (completed),
  * its JSON-RPC error (failed) or a cancellation. Interrupting the wait cancels the task.
  */
+import { wireMappings } from '@tessera/core'
 import { isObject, type JsonObject, RpcError, TransportError } from './json-rpc.ts'
 import type { RequestHandlers } from './session.ts'
 
@@ -38,14 +39,20 @@ export async function followTask(
     if (status === 'failed') {
       const error = isObject(task.error) ? task.error : {}
       throw new RpcError(
-        Number(error.code ?? -32603),
+        Number(error.code ?? wireMappings.TESSERA_INTERNAL.jsonrpc),
         String(error.message ?? 'The task failed.'),
         error.data,
       )
     }
     if (status === 'cancelled') throw new TransportError(`Task ${taskId} was cancelled.`)
     if (status === 'input_required' && isObject(task.inputRequests)) {
-      const responses = await answers(task.inputRequests, answered, handlers)
+      const responses = await answers(task.inputRequests, answered, handlers).catch(
+        async (error: unknown) => {
+          // A question that cannot be answered ends the wait: the task is asked to stop, not left waiting.
+          await send('tasks/cancel', { taskId }).catch(() => undefined)
+          throw error
+        },
+      )
       if (Object.keys(responses).length > 0) {
         await send('tasks/update', { taskId, inputResponses: responses })
         continue

@@ -25,9 +25,31 @@ export class RpcError extends Error {
   }
 }
 
-/** The connection itself failed: unreachable, refused, an answer that is not JSON-RPC. */
+/**
+ * Why no answer came: nothing could be reached; the stream or the process ended before the
+ * answer; the server refused the caller (401/403); or what came was not the answer expected.
+ */
+export type TransportFailure = 'unreachable' | 'closed' | 'denied' | 'protocol'
+
+export interface TransportErrorOptions {
+  /** Default `protocol`. */
+  reason?: TransportFailure
+  cause?: unknown
+  /** What the one-line message leaves out (a response body, a child's stderr), shown with `--verbose`. */
+  detail?: string
+}
+
+/** The conversation itself failed; the message is one line that says what to do. */
 export class TransportError extends Error {
   override readonly name = 'TransportError'
+  readonly reason: TransportFailure
+  readonly detail: string | undefined
+
+  constructor(message: string, options: TransportErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.reason = options.reason ?? 'protocol'
+    this.detail = options.detail
+  }
 }
 
 let next = 1

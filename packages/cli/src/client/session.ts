@@ -73,7 +73,9 @@ export async function openSession(channel: Channel, options: SessionOptions): Pr
     discovered = await discover(channel, options)
   } catch (error) {
     // A server that predates 2026-07-28 refuses the envelope or the method: it speaks the handshake.
-    if (error instanceof RpcError || error instanceof TransportError) return legacySession(channel, options)
+    // One that cannot be reached, was cut off or refuses the caller would fail the handshake too.
+    if (error instanceof RpcError || (error instanceof TransportError && error.reason === 'protocol'))
+      return legacySession(channel, options)
     throw error
   }
   return modernSession(channel, options, discovered)
@@ -83,7 +85,9 @@ function discover(channel: Channel, options: SessionOptions): Promise<JsonObject
   return modernRequest(channel, options, 'server/discover', {}, {}).then((result) => {
     const versions = result.supportedVersions
     if (!Array.isArray(versions) || !versions.includes(MODERN_VERSION))
-      throw new TransportError(`The server does not offer ${MODERN_VERSION}.`)
+      throw new TransportError(
+        `The server does not offer ${MODERN_VERSION}: leave out --era modern, and auto speaks the 2025-11-25 handshake.`,
+      )
     return result
   })
 }

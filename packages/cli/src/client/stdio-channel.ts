@@ -37,11 +37,17 @@ export function stdioChannel(command: string): Channel {
     for (const entry of waiting.values()) entry.reject(gone)
     waiting.clear()
   }
-  child.once('error', (error) => fail(new TransportError(`Cannot run '${command}': ${error.message}`)))
-  child.once('exit', (code, signal) => {
-    const tail = stderr.trim() === '' ? '' : `\n${stderr.trim()}`
-    fail(new TransportError(`'${command}' exited (${signal ?? `code ${code}`}) before answering.${tail}`))
-  })
+  child.once('error', (error) =>
+    fail(
+      new TransportError(`cannot run '${command}' (${error.message}): check the command.`, {
+        reason: 'unreachable',
+        cause: error,
+      }),
+    ),
+  )
+  // A child that stopped reading has exited or is exiting: its exit says why, not this EPIPE.
+  child.stdin.on('error', () => {})
+  child.once('exit', (code, signal) => fail(exited(command, signal ?? `code ${code}`, stderr)))
   const write = (message: JsonObject): void => {
     if (gone) throw gone
     child.stdin.write(`${JSON.stringify(message)}\n`)
@@ -60,7 +66,8 @@ export function stdioChannel(command: string): Channel {
       waiting.delete(message.id as RpcId)
       entry?.resolve(message)
     } else if (message.id !== undefined) {
-      void answerServer(message, latest()?.traffic ?? {}, async (reply) => write(reply))
+      // A reply to a child that is gone is lost with it; the request it belongs to hears why.
+      answerServer(message, latest()?.traffic ?? {}, async (reply) => write(reply)).catch(() => {})
     } else {
       const token = (message.params as JsonObject | undefined)?.progressToken
       const owner =
@@ -90,4 +97,15 @@ export function stdioChannel(command: string): Channel {
       clearTimeout(timer)
     },
   }
+}
+
+/** The child ended: one line quoting the last line it wrote to stderr; all of it with `--verbose`. */
+function exited(command: string, how: string, stderr: string): TransportError {
+  const lines = stderr.trim().split('\n')
+  const last = (lines.at(-1) ?? '').trim().slice(0, 200)
+  const line =
+    last === ''
+      ? `'${command}' exited (${how}) before answering and wrote nothing to stderr: check that it serves MCP over stdio.`
+      : `'${command}' exited (${how}) before answering, its stderr ending ${JSON.stringify(last)}; run again with --verbose to see its stderr.`
+  return new TransportError(line, { reason: 'closed', detail: stderr.trim() || undefined })
 }

@@ -2,7 +2,7 @@
  * @module call-terminal.test
  * The terminal prompts of `tessera call`, in a real terminal (tmux): a form asked field by field
  * (a choice, a yes/no, a number checked as it is typed), a declined question, and progress drawn
- * as a bar while the result still goes to stdout.
+ * as a bar while the result still goes to stdout, leaving no frame of it behind.
  */
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -67,6 +67,21 @@ describe.skipIf(!hasTmux)('tessera call at a terminal', () => {
       expect(done).toContain('all steps done')
       expect(done).not.toContain('progress 1/3')
       expect(done).toMatch(/done|step 3/)
+    } finally {
+      terminal.close()
+    }
+  }, 30_000)
+
+  it('leavesNothingOfASpinnerAboveTheResult', async () => {
+    // A line above, as a shell prompt would be: a terminal cleared from its top row keeps what
+    // was there in its history, which would show a frame the person never sees.
+    const terminal = new TmuxTerminal(
+      `echo '$ tessera call'; NO_COLOR=1 node --import tsx ${BIN} call ${running.url} warm_up`,
+    )
+    try {
+      const done = await terminal.waitFor('EXIT=')
+      const lines = done.split('\n').filter((line) => line.trim() !== '')
+      expect(lines).toEqual(['$ tessera call', 'warm', 'EXIT=0'])
     } finally {
       terminal.close()
     }

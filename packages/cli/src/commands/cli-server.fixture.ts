@@ -1,7 +1,7 @@
 /**
  * @module cli-server.fixture
  * The server the CLI tests call: typed arguments, a tool that reports an error, one that reports
- * progress, one that asks a form (a choice, a yes/no and a number), one with an argument
+ * progress towards a total and one that reports steps without one, one that asks a form (a choice, a yes/no and a number), one with an argument
  * mirrored into a header, and one that runs as a task for a client that takes tasks. `cliServer()` builds it; run as a script, it serves it over stdio.
  */
 import { createServer, elicitForm, type McpServer, ToolError } from '@tessera/core'
@@ -69,6 +69,13 @@ export function cliServer(): McpServer {
     },
     ({ region }) => `routed to ${region}`,
   )
+  app.tool('warm_up', { description: 'Reports steps without a total' }, async (_args, ctx) => {
+    for (const step of [1, 2, 3]) {
+      ctx.progress(step, undefined, `warming ${step}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    return 'warm'
+  })
   return app
 }
 

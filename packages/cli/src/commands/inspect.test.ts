@@ -24,7 +24,7 @@ describe('tessera inspect', () => {
     expect(code).toBe(0)
     expect(stdout).toContain('cli-fixture 2.0.0')
     expect(stdout).toContain('protocol 2026-07-28 (stateless)')
-    expect(stdout).toContain('Tools (6)')
+    expect(stdout).toContain('Tools (7)')
     expect(stdout).toMatch(
       /echo\n\s+Echoes typed arguments\n\s+text: string \(required\)\n\s+count: integer \(optional\)/,
     )
@@ -35,7 +35,7 @@ describe('tessera inspect', () => {
     const { code, stdout } = await runCli(['inspect', running.url, '--era', 'legacy'])
     expect(code).toBe(0)
     expect(stdout).toContain('protocol 2025-11-25 (session)')
-    expect(stdout).toContain('Tools (6)')
+    expect(stdout).toContain('Tools (7)')
   })
 
   it('printsOneJsonDocumentWithJson', async () => {
@@ -50,6 +50,7 @@ describe('tessera inspect', () => {
       'order',
       'build',
       'route',
+      'warm_up',
     ])
   })
 
@@ -61,14 +62,14 @@ describe('tessera inspect', () => {
     ])
     expect(code).toBe(0)
     expect(stdout).toContain('cli-fixture 2.0.0')
-    expect(stdout).toContain('Tools (6)')
+    expect(stdout).toContain('Tools (7)')
   })
 
   it('exits3WhenTheServerCannotBeReachedAnd64OnBadUsage', async () => {
     const url = `http://127.0.0.1:${await freePort()}/mcp`
     const gone = await runCli(['inspect', url])
     expect(gone.code).toBe(3)
-    expect(gone.stderr).toContain(`Cannot reach ${url}: ECONNREFUSED`)
+    expect(gone.stderr).toContain(`nothing answers at ${url} (connection refused)`)
     expect((await runCli(['inspect', running.url, '--era', 'newest'])).code).toBe(64)
     expect((await runCli(['inspect', 'ftp://x'])).code).toBe(64)
     expect((await runCli(['inspect'])).code).toBe(64)

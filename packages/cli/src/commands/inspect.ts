@@ -6,32 +6,29 @@
 import { isObject } from '../client/json-rpc.ts'
 import { type Offer, renderOffer } from '../terminal/render-offer.ts'
 import { ExitCode } from './exit-codes.ts'
-import { connect, failure, listAll, type TargetOptions } from './target.ts'
+import { connect, listAll, type TargetOptions } from './target.ts'
 
+/** Resolves with 0 once the offer is printed; rejects with why it could not be read. */
 export async function inspect(
   url: string | undefined,
   options: TargetOptions & { json?: boolean },
 ): Promise<number> {
+  const session = await connect(url, options)
   try {
-    const session = await connect(url, options)
-    try {
-      const caps = session.server.capabilities
-      const has = (name: string) => isObject(caps[name])
-      const offer: Offer = {
-        server: session.server,
-        tools: has('tools') ? await listAll(session, 'tools/list', 'tools') : [],
-        resources: has('resources') ? await listAll(session, 'resources/list', 'resources') : [],
-        templates: has('resources')
-          ? await listAll(session, 'resources/templates/list', 'resourceTemplates')
-          : [],
-        prompts: has('prompts') ? await listAll(session, 'prompts/list', 'prompts') : [],
-      }
-      process.stdout.write(`${options.json ? JSON.stringify(offer, null, 2) : renderOffer(offer)}\n`)
-      return ExitCode.ok
-    } finally {
-      await session.close()
+    const caps = session.server.capabilities
+    const has = (name: string) => isObject(caps[name])
+    const offer: Offer = {
+      server: session.server,
+      tools: has('tools') ? await listAll(session, 'tools/list', 'tools') : [],
+      resources: has('resources') ? await listAll(session, 'resources/list', 'resources') : [],
+      templates: has('resources')
+        ? await listAll(session, 'resources/templates/list', 'resourceTemplates')
+        : [],
+      prompts: has('prompts') ? await listAll(session, 'prompts/list', 'prompts') : [],
     }
-  } catch (error) {
-    return failure(error)
+    process.stdout.write(`${options.json ? JSON.stringify(offer, null, 2) : renderOffer(offer)}\n`)
+    return ExitCode.ok
+  } finally {
+    await session.close()
   }
 }

@@ -2,14 +2,15 @@
  * @module keys.test
  * `tessera keys` as a process: `new` writes a 0600 file and never overwrites one, `rotate` puts
  * a new key first and keeps the old, `rotate --retire` removes an old key but not the sealing
- * one, `list` names the keys; no command ever prints a secret.
+ * one, `list` names the keys; no command ever prints a secret, and a file that is not there is
+ * refused in one line naming the command that creates it.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readStateKeyFile } from '@tessera/core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { type CliRun, runCli } from '../run-cli.fixture.ts'
+import { type CliRun, errorLine, runCli } from '../run-cli.fixture.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-cli-keys-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -78,5 +79,17 @@ describe('tessera keys', () => {
     const run = await runCli(['keys', 'rotate', file])
     expect(run.code).toBe(1)
     expect(run.stderr).toContain(`${file}: not a key file`)
+  })
+
+  it('namesTheCommandThatCreatesAFileThatIsNotThere', async () => {
+    const file = join(dir, 'missing.json')
+    for (const command of [
+      ['list', file],
+      ['rotate', file],
+    ]) {
+      const run = await runCli(['keys', ...command])
+      expect(run.code).toBe(1)
+      expect(errorLine(run)).toBe(`tessera: ${file} does not exist: create it with tessera keys new ${file}.`)
+    }
   })
 })

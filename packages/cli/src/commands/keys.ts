@@ -8,17 +8,19 @@
 import { existsSync } from 'node:fs'
 import { createStateKeyFile, readStateKeyFile, retireStateKey, rotateStateKeyFile } from '@tessera/core'
 import { ExitCode } from './exit-codes.ts'
+import { CommandError } from './failure.ts'
 
 export function keysNew(file: string): number {
-  return run(() => {
+  return run(file, () => {
     if (existsSync(file) || !createStateKeyFile(file))
-      throw new Error(`${file} exists already: rotate it instead.`)
+      throw new Error(`${file} exists already: rotate it instead (tessera keys rotate ${file}).`)
     report(file, 'created')
   })
 }
 
 export function keysRotate(file: string, options: { retire?: string }): number {
-  return run(() => {
+  return run(file, () => {
+    mustExist(file)
     if (options.retire !== undefined) {
       retireStateKey(file, options.retire)
       report(file, `retired ${options.retire}`)
@@ -27,7 +29,14 @@ export function keysRotate(file: string, options: { retire?: string }): number {
 }
 
 export function keysList(file: string): number {
-  return run(() => report(file))
+  return run(file, () => {
+    mustExist(file)
+    report(file)
+  })
+}
+
+function mustExist(file: string): void {
+  if (!existsSync(file)) throw new Error(`${file} does not exist: create it with tessera keys new ${file}.`)
 }
 
 function report(file: string, what?: string): void {
@@ -38,12 +47,21 @@ function report(file: string, what?: string): void {
   if (readableByOthers) process.stderr.write(`warning: ${file} is readable by other users: chmod 600 it\n`)
 }
 
-function run(action: () => void): number {
+/** Runs `action`; a key file that cannot be read or written fails the command (exit 1), saying why. */
+function run(file: string, action: () => void): number {
   try {
     action()
     return ExitCode.ok
   } catch (error) {
-    process.stderr.write(`tessera: ${(error as Error).message}\n`)
-    return ExitCode.failed
+    throw new CommandError(explain(file, error), ExitCode.failed, { cause: error })
   }
+}
+
+/** The key file functions say what is wrong with a file; the file system names only a code. */
+function explain(file: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (typeof code !== 'string') return error instanceof Error ? error.message : String(error)
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return `${file}: cannot write the key file (${code}): choose a place you may write, or fix its permissions.`
+  return `${file}: cannot write the key file (${code}): check the path.`
 }

@@ -5,20 +5,15 @@
  */
 import type { Channel } from '../client/channel.ts'
 import { httpChannel } from '../client/http-channel.ts'
-import { type JsonObject, RpcError, TransportError } from '../client/json-rpc.ts'
+import type { JsonObject } from '../client/json-rpc.ts'
 import { type Era, type McpSession, openSession } from '../client/session.ts'
 import { stdioChannel } from '../client/stdio-channel.ts'
-import { AnswerAborted } from '../terminal/ask-in-terminal.ts'
-import { ExitCode } from './exit-codes.ts'
+import { UsageError } from './failure.ts'
 
 export interface TargetOptions {
   stdio?: string
   era?: string
   header?: string[]
-}
-
-export class UsageError extends Error {
-  override readonly name = 'UsageError'
 }
 
 const CLIENT_INFO = { name: 'tessera-cli', version: '0.1.0' }
@@ -34,7 +29,14 @@ export async function connect(url: string | undefined, options: TargetOptions): 
     channel = stdioChannel(options.stdio)
   } else {
     if (url === undefined) throw new UsageError('Give the server URL, or --stdio "<command>".')
-    if (!/^https?:\/\//.test(url)) throw new UsageError(`'${url}' is not an http(s) URL.`)
+    if (!/^https?:\/\//.test(url) || !URL.canParse(url))
+      throw new UsageError(`'${url}' is not an http(s) URL (e.g. http://127.0.0.1:3000/mcp).`)
+    // fetch refuses such a URL, and every message would repeat the password in it.
+    const { username, password } = new URL(url)
+    if (username !== '' || password !== '')
+      throw new UsageError(
+        "The URL holds a user name or password: pass them with -H 'Authorization: …' instead.",
+      )
     channel = httpChannel(url, { headers: parseHeaders(options.header ?? []) })
   }
   try {
@@ -53,7 +55,11 @@ function parseHeaders(pairs: string[]): Record<string, string> {
   const headers: Record<string, string> = {}
   for (const pair of pairs) {
     const colon = pair.indexOf(':')
-    if (colon <= 0) throw new UsageError(`--header takes 'name: value' (got '${pair}').`)
+    // The value is not repeated: it is often a token.
+    if (colon <= 0)
+      throw new UsageError(
+        "--header takes 'name: value', a colon after the name (e.g. -H 'Authorization: Bearer <token>').",
+      )
     headers[pair.slice(0, colon).trim().toLowerCase()] = pair.slice(colon + 1).trim()
   }
   return headers
@@ -70,22 +76,4 @@ export async function listAll(session: McpSession, method: string, field: string
     if (typeof cursor !== 'string' || cursor === '') break
   }
   return items
-}
-
-/** Prints why a command failed and returns its exit code. */
-export function failure(error: unknown): number {
-  if (error instanceof UsageError) {
-    process.stderr.write(`tessera: ${error.message}\n`)
-    return ExitCode.usage
-  }
-  if (error instanceof RpcError) {
-    const data = error.data === undefined ? '' : `\n${JSON.stringify(error.data, null, 2)}`
-    process.stderr.write(`error ${error.code}: ${error.message}${data}\n`)
-    return ExitCode.rpcError
-  }
-  if (error instanceof TransportError || error instanceof AnswerAborted) {
-    process.stderr.write(`tessera: ${error.message}\n`)
-    return ExitCode.unavailable
-  }
-  throw error
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError } from './target.ts'
+import { UsageError } from './failure.ts'
 import { toolArguments } from './tool-arguments.ts'
 
 const schema = {
@@ -45,7 +45,9 @@ describe('toolArguments', () => {
     for (const bad of ['count=1.5', 'count=', 'ratio=x', 'loud=yes', 'tags=[', 'novalue', '=x']) {
       expect(() => toolArguments(schema, undefined, [bad])).toThrow(UsageError)
     }
-    expect(() => toolArguments(schema, '[1]', [])).toThrow('--json must be a JSON object.')
+    expect(() => toolArguments(schema, '[1]', [])).toThrow(
+      '--json must be one object of the arguments by name',
+    )
     expect(() => toolArguments(schema, '{', [])).toThrow(/--json is not JSON/)
   })
 })

@@ -5,7 +5,7 @@
  * JSON for objects and arrays; text otherwise).
  */
 import { isObject, type JsonObject } from '../client/json-rpc.ts'
-import { UsageError } from './target.ts'
+import { UsageError } from './failure.ts'
 
 export function toolArguments(
   schema: JsonObject | undefined,
@@ -18,9 +18,12 @@ export function toolArguments(
     try {
       parsed = JSON.parse(json)
     } catch (error) {
-      throw new UsageError(`--json is not JSON: ${(error as Error).message}`)
+      throw new UsageError(
+        `--json is not JSON (${(error as Error).message}): give the arguments as one object, e.g. --json '{"text":"hi"}'.`,
+      )
     }
-    if (!isObject(parsed)) throw new UsageError('--json must be a JSON object.')
+    if (!isObject(parsed))
+      throw new UsageError(`--json must be one object of the arguments by name, e.g. --json '{"text":"hi"}'.`)
     args = parsed
   }
   const properties = isObject(schema?.properties) ? schema.properties : {}

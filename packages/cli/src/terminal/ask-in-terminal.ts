@@ -18,10 +18,11 @@ export class AnswerAborted extends Error {
   override readonly name = 'AnswerAborted'
 }
 
-/** Answers given up front, by question key (`--answers`); what is not there is asked. */
-export function terminalAsker(given: Record<string, unknown> = {}) {
+/** Answers given up front (`--answers`: by question key) first; what they do not answer is asked. */
+export function terminalAsker(given: (asked: Asked) => JsonObject | undefined = () => undefined) {
   return async (asked: Asked): Promise<JsonObject> => {
-    if (asked.key !== undefined && Object.hasOwn(given, asked.key)) return given[asked.key] as JsonObject
+    const answer = given(asked)
+    if (answer !== undefined) return answer
     if (asked.method === 'roots/list')
       return { roots: [{ uri: pathToFileURL(process.cwd()).href, name: basename(process.cwd()) }] }
     if (!process.stdin.isTTY) {

@@ -30,7 +30,7 @@ export function progressDisplay(): ProgressDisplay {
         bar?.clear()
         total = of
         shown = 0
-        bar = clack.progress({ output: process.stderr, max: of ?? SIZE, size: SIZE })
+        bar = clack.progress({ output: process.stderr, max: of ?? SIZE, size: SIZE, withGuide: false })
         bar.start(message ?? 'working')
       }
       const target = of === undefined ? Math.min(SIZE, shown + 1) : Math.min(progress, of)
@@ -44,7 +44,10 @@ export function progressDisplay(): ProgressDisplay {
       bar = undefined
     },
     end() {
-      if (bar !== undefined) bar.stop(total !== undefined && shown >= total ? 'done' : undefined)
+      // A bar that reached its total says so; one that did not (or a spinner, which has none)
+      // goes, rather than leave its last frame on the terminal above the result.
+      if (total !== undefined && shown >= total) bar?.stop('done')
+      else bar?.clear()
       bar = undefined
     },
   }

@@ -79,11 +79,16 @@ function fields(schema: JsonObject): string[] {
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
   return Object.entries(properties).map(([name, raw]) => {
     const field = isObject(raw) ? raw : {}
-    const type = Array.isArray(field.enum) ? field.enum.map(String).join(' | ') : String(field.type ?? 'any')
+    const type = fieldType(field)
     const need = required.has(name) ? 'required' : 'optional'
     const about = typeof field.description === 'string' ? `  ${field.description}` : ''
     return `    ${name}: ${type} ${dim(`(${need})`)}${about}`
   })
+}
+
+/** A field's type as a person reads it: its choices, or its JSON Schema type. */
+export function fieldType(field: JsonObject): string {
+  return Array.isArray(field.enum) ? field.enum.map(String).join(' | ') : String(field.type ?? 'any')
 }
 
 function indent(text: string, by: number): string[] {
