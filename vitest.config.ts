@@ -16,6 +16,8 @@ export default defineConfig({
     env: { TSX_TSCONFIG_PATH: join(WORKSPACE_ROOT, 'tsconfig.json') },
     include: [
       'packages/*/src/**/*.test.ts',
+      // The development console's page: its modules that need no browser.
+      'packages/cli/ui/src/**/*.test.ts',
       'examples/*/src/**/*.test.ts',
       'examples/*/test/**/*.test.ts',
       'test/**/*.test.ts',

@@ -1,18 +1,23 @@
 /**
  * @module dev-console.e2e.test
  * The development console in a real browser: Debian's Chromium, headless, driven by
- * playwright-core, against the ops demo run by `tessera dev`. The test opens the console, calls
- * the demo's `rollback` from the generated form, answers its elicitation in the page, and sees one
- * row with two rounds whose single-use record is done; it sends the same answer again and sees the
- * record marked replayed. Skipped, with the reason printed, where no Chromium is installed
+ * playwright-core, against servers run by `tessera dev`. Against the ops demo, the test calls
+ * `rollback` from the generated form, answers its elicitation in the page, and sees one row with
+ * two rounds whose single-use record is done; it sends the same answer again and sees the record
+ * marked replayed. Against a server behind OAuth, the page first says the server refused it (401)
+ * and to paste a token; with a pasted token a call shows its result, a call lacking a scope says
+ * which one, and a resource template's form reads the resource it names; the token shows nowhere
+ * in the page. Skipped, with the reason printed, where no Chromium is installed
  * (`apt-get install chromium`; `.ci/run` installs it). `TESSERA_CONSOLE_SCREENSHOT=<file>` saves
- * the page at the end (the picture in docs/guides/dev-console.md).
+ * the demo's page at the end (the picture in docs/guides/dev-console.md).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LoggedProcess } from '../helpers/logged-process.ts'
+import { freePort, LoggedProcess } from '../helpers/logged-process.ts'
+import { startAuthority, type TestAuthority } from '../helpers/oauth.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const CHROMIUM = [process.env.TESSERA_TEST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
@@ -37,25 +42,41 @@ async function printed(process: LoggedProcess, pattern: RegExp, timeoutMs: numbe
   }
 }
 
+/** `tessera dev` running `entry`, until the URL of its console is printed. */
+async function startDev(
+  entry: string,
+  port: string,
+  env: Record<string, string>,
+): Promise<{ dev: LoggedProcess; consoleUrl: string }> {
+  const dev = new LoggedProcess(join(ROOT, 'packages/cli/src/bin.ts'), ['dev', entry, '--port', port], {
+    NODE_ENV: 'development',
+    ...env,
+  })
+  return { dev, consoleUrl: await printed(dev, /Dev console on (\S+)/, 60_000) }
+}
+
+let browser: Browser
+beforeAll(async () => {
+  if (CHROMIUM === undefined) return
+  const { chromium } = await import('playwright-core')
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
+}, 30_000)
+afterAll(async () => {
+  await browser?.close()
+})
+
 describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
   const data = mkdtempSync(join(tmpdir(), 'tessera-console-e2e-'))
   let dev: LoggedProcess
   let consoleUrl: string
-  let browser: import('playwright-core').Browser
 
   beforeAll(async () => {
-    dev = new LoggedProcess(
-      join(ROOT, 'packages/cli/src/bin.ts'),
-      ['dev', join(ROOT, 'examples/ops-catalogue/src/main.ts'), '--port', '0'],
-      { TESSERA_DATA_DIR: data, NODE_ENV: 'development' },
-    )
-    consoleUrl = await printed(dev, /Dev console on (\S+)/, 60_000)
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
+    ;({ dev, consoleUrl } = await startDev(join(ROOT, 'examples/ops-catalogue/src/main.ts'), '0', {
+      TESSERA_DATA_DIR: data,
+    }))
   }, 90_000)
 
   afterAll(async () => {
-    await browser?.close()
     await dev?.stop()
     rmSync(data, { recursive: true, force: true })
   })
@@ -92,6 +113,69 @@ describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
 
     const screenshot = process.env.TESSERA_CONSOLE_SCREENSHOT
     if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })
+    await page.close()
+  }, 60_000)
+})
+
+describe.skipIf(CHROMIUM === undefined)('dev console of a server behind OAuth in Chromium', () => {
+  let authority: TestAuthority
+  let dev: LoggedProcess
+  let consoleUrl: string
+
+  beforeAll(async () => {
+    const port = await freePort()
+    authority = await startAuthority(`http://127.0.0.1:${port}/mcp`)
+    ;({ dev, consoleUrl } = await startDev(
+      join(ROOT, 'test/e2e/fixtures/protected-notes/server.ts'),
+      String(port),
+      { TESSERA_E2E_ISSUER: authority.issuer, TESSERA_E2E_JWKS: authority.jwksUrl.href },
+    ))
+  }, 90_000)
+
+  afterAll(async () => {
+    await dev?.stop()
+    await authority?.close()
+  })
+
+  it('saysTheServerWantsATokenThenCallsAndReadsWithAPastedOne', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await page.goto(consoleUrl)
+    await page.getByText('live').waitFor()
+    const refusal = page.getByRole('status').filter({ hasText: 'server/discover was refused' })
+    await refusal.getByText('HTTP 401 Unauthorized').waitFor()
+    await refusal.getByText('Unauthorized: an access token is required.').waitFor()
+    await refusal.getByText(/needs an access token: paste one in “Access token” above/).waitFor()
+    // Refused before it was read, the request is a POST with no method in the traffic.
+    await page.locator('tr.call td.bad', { hasText: /^401/ }).first().waitFor()
+
+    const token = await authority.mint({ scope: 'notes:read', sub: 'ann' })
+    await page.getByLabel('Access token').fill(token)
+    await page.getByRole('button', { name: 'Use token' }).click()
+    await page.getByText('Requests carry Authorization: Bearer …').waitFor()
+    await expect.poll(() => page.getByLabel('Access token').inputValue()).toBe('')
+
+    await page.getByLabel('Tool, resource or prompt').selectOption('tool\u0000status')
+    await page.getByLabel('service').fill('checkout')
+    await page.getByRole('button', { name: 'Call' }).click()
+    await page.getByRole('status').getByText('checkout is green').waitFor()
+    await expect.poll(() => page.locator('tr.call', { hasText: 'ann' }).count()).toBeGreaterThan(0)
+
+    await page.getByLabel('Tool, resource or prompt').selectOption('tool\u0000restart')
+    await page.getByLabel('service').fill('checkout')
+    await page.getByRole('button', { name: 'Call' }).click()
+    const scope = page.getByRole('status').filter({ hasText: 'Calling restart was refused: HTTP 403' })
+    await scope.getByText(/Paste a token with the scope notes:write/).waitFor()
+
+    await page.getByLabel('Tool, resource or prompt').selectOption('template\u0000notes://teams/{team}{?day}')
+    await page.getByLabel('team').fill('site reliability')
+    await page.getByLabel('day').fill('2026-12-02')
+    await page.getByRole('button', { name: 'Read' }).click()
+    await page.getByRole('status').getByText('notes of site reliability for 2026-12-02').waitFor()
+    await page.getByText('notes://teams/site%20reliability?day=2026-12-02').first().waitFor()
+
+    // Kept for this tab, shown nowhere: not in the page, not in the traffic rows.
+    expect(await page.evaluate(() => sessionStorage.getItem('tessera-console-token'))).toBe(token)
+    expect(await page.content()).not.toContain(token)
     await page.close()
   }, 60_000)
 })

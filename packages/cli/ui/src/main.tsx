@@ -1,12 +1,14 @@
 /**
  * @module main
  * The development console's page: live traffic on one side, from the server's event stream,
- * and a client to try the server's tools, resources and prompts on the other.
+ * and a client to try the server's tools, resources and prompts on the other, with the access
+ * token a protected server needs.
  */
 import type { DevEvent } from '@tessera/core/http'
 import { render } from 'preact'
-import { useEffect, useMemo, useState } from 'preact/hooks'
-import { ConsoleClient } from './mcp-client.ts'
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { ConsoleClient, redactToken } from './mcp-client.ts'
+import { keptToken, TokenField } from './token-field.tsx'
 import { apply, emptyTraffic, TrafficIndex } from './traffic.ts'
 import { TrafficView } from './traffic-view.tsx'
 import { TryIt } from './try-it.tsx'
@@ -15,15 +17,21 @@ import './console.css'
 const endpoint = document.querySelector<HTMLMetaElement>('meta[name="tessera-endpoint"]')?.content ?? '/mcp'
 
 function App() {
-  const client = useMemo(() => new ConsoleClient(endpoint), [])
+  const [token, setToken] = useState(keptToken)
+  const client = useMemo(() => new ConsoleClient(endpoint, token), [token])
   const index = useMemo(() => new TrafficIndex(), [])
   const [traffic, setTraffic] = useState(emptyTraffic)
   const [connected, setConnected] = useState(false)
+  // The event stream outlives a token change: its handler reads the token in use now.
+  const tokenNow = useRef(token)
+  tokenNow.current = token
 
   useEffect(() => {
     const source = new EventSource('/_tessera/events')
     const onEvent = (message: MessageEvent<string>) => {
-      const event = JSON.parse(message.data) as DevEvent
+      // The server never publishes a request's headers; a message that quotes the token (an
+      // application's own authenticator might) still shows it only as `…`.
+      const event = redactToken(JSON.parse(message.data) as DevEvent, tokenNow.current)
       setTraffic((current) => apply(current, event, index))
     }
     for (const type of [
@@ -52,7 +60,9 @@ function App() {
       </header>
       <main>
         <TrafficView traffic={traffic} />
-        <TryIt client={client} />
+        <TryIt client={client}>
+          <TokenField token={token} onChange={setToken} />
+        </TryIt>
       </main>
     </>
   )

@@ -1,53 +1,59 @@
 /**
  * @module try-it
- * Runs a tool, reads a resource or gets a prompt as a 2026-07-28 client. A tool's arguments come
- * from a form generated from its input schema; when the tool asks (an `InputRequiredResult`), each
+ * Runs a tool, reads a resource (or one a template names) or gets a prompt as a 2026-07-28
+ * client. A tool's arguments come from a form generated from its input schema, a template's
+ * variables from a form of its URI template; when the tool asks (an `InputRequiredResult`), each
  * question becomes a form on the page, and the answers go back as the next round with the sealed
- * `requestState`. The last answer can be sent again, to see what a replay of it does.
+ * `requestState`. The last answer can be sent again, to see what a replay of it does. What the
+ * server refused, listing included, is said in words, with what to do about it.
  */
 import { useEffect, useState } from 'preact/hooks'
-import type { ConsoleClient, Json, RpcOutcome, Tool } from './mcp-client.ts'
-import { ResultView } from './result-view.tsx'
+import { type ConsoleClient, type Json, type RpcOutcome, type Tool, unanswered } from './mcp-client.ts'
+import {
+  loadOffer,
+  NOTHING_OFFERED,
+  type Offer,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+} from './offer.ts'
+import { OutcomeView, ResultView } from './result-view.tsx'
 import { SchemaForm } from './schema-form.tsx'
+import { TemplateForm } from './template-form.tsx'
 
-interface Resource {
-  uri: string
-  name?: string
-}
-interface Prompt {
-  name: string
-  description?: string
-  arguments?: Array<{ name: string; description?: string; required?: boolean }>
-}
 type Target =
   | { kind: 'tool'; tool: Tool }
   | { kind: 'resource'; resource: Resource }
+  | { kind: 'template'; template: ResourceTemplate }
   | { kind: 'prompt'; prompt: Prompt }
 interface Question {
   method: string
   params: Json
 }
 
-export function TryIt({ client }: { client: ConsoleClient }) {
-  const [tools, setTools] = useState<Tool[]>([])
-  const [resources, setResources] = useState<Resource[]>([])
-  const [prompts, setPrompts] = useState<Prompt[]>([])
+export function TryIt({ client, children }: { client: ConsoleClient; children?: preact.ComponentChildren }) {
+  const [offer, setOffer] = useState<Offer>()
   const [target, setTarget] = useState<Target>()
   const [args, setArgs] = useState<Json>({})
   const [questions, setQuestions] = useState<Record<string, Question>>()
   const [state, setState] = useState<string>()
   const [answers, setAnswers] = useState<Json>({})
   const [lastRound, setLastRound] = useState<Json>()
-  const [outcome, setOutcome] = useState<RpcOutcome>()
+  const [outcome, setOutcome] = useState<{ action: string; outcome: RpcOutcome }>()
+  const [readUri, setReadUri] = useState<string>()
   const [busy, setBusy] = useState(false)
+  const { tools, resources, templates, prompts } = offer ?? NOTHING_OFFERED
 
   useEffect(() => {
-    // A server that cannot be listed (down, or asking for a token the page does not have) offers nothing to try.
-    const listed = <T,>(method: string, field: string, set: (items: T[]) => void) =>
-      client.list<T>(method, field).then(set, () => set([]))
-    void listed<Tool>('tools/list', 'tools', setTools)
-    void listed<Resource>('resources/list', 'resources', setResources)
-    void listed<Prompt>('prompts/list', 'prompts', setPrompts)
+    // A new client is a new token: what the server offers is asked again, under it.
+    let current = true
+    setOffer(undefined)
+    void loadOffer(client).then((loaded) => {
+      if (current) setOffer(loaded)
+    })
+    return () => {
+      current = false
+    }
   }, [client])
 
   const pick = (next: Target) => {
@@ -55,9 +61,10 @@ export function TryIt({ client }: { client: ConsoleClient }) {
     setQuestions(undefined)
     setOutcome(undefined)
     setLastRound(undefined)
+    setReadUri(undefined)
   }
 
-  const settle = (result: RpcOutcome) => {
+  const settle = (action: string, result: RpcOutcome) => {
     const body = result.result
     if (body?.resultType === 'input_required') {
       setQuestions((body.inputRequests as Record<string, Question> | undefined) ?? {})
@@ -66,16 +73,16 @@ export function TryIt({ client }: { client: ConsoleClient }) {
       setOutcome(undefined)
     } else {
       setQuestions(undefined)
-      setOutcome(result)
+      setOutcome({ action, outcome: result })
     }
   }
 
-  const run = async (work: () => Promise<RpcOutcome>) => {
+  const run = async (action: string, work: () => Promise<RpcOutcome>) => {
     setBusy(true)
     try {
-      settle(await work())
+      settle(action, await work())
     } catch (error) {
-      setOutcome({ status: 0, error: { code: 0, message: String(error) } })
+      settle(action, unanswered(`the console failed: ${(error as Error).message}`, client.hasToken))
     } finally {
       setBusy(false)
     }
@@ -84,7 +91,12 @@ export function TryIt({ client }: { client: ConsoleClient }) {
   const callTool = (tool: Tool, values: Json) => {
     setArgs(values)
     setLastRound(undefined)
-    void run(() => client.callTool(tool, values))
+    void run(`Calling ${tool.name}`, () => client.callTool(tool, values))
+  }
+
+  const read = (uri: string) => {
+    setReadUri(uri)
+    void run(`Reading ${uri}`, () => client.request('resources/read', { uri }))
   }
 
   const answer = (key: string, response: Json) => {
@@ -98,12 +110,17 @@ export function TryIt({ client }: { client: ConsoleClient }) {
       return
     const round = { inputResponses: all, requestState: state }
     setLastRound(round)
-    void run(() => client.callTool(target.tool, args, round))
+    void run(`Answering ${target.tool.name}`, () => client.callTool(target.tool, args, round))
   }
 
   return (
     <section aria-labelledby="try-heading" class="panel">
       <h2 id="try-heading">Try it</h2>
+      {children}
+      {offer === undefined && <p>Asking the server what it offers…</p>}
+      {offer?.refused.map(({ method, outcome: refused }) => (
+        <OutcomeView action={method} outcome={refused} />
+      ))}
       <label for="target">Tool, resource or prompt</label>
       <select
         id="target"
@@ -112,6 +129,7 @@ export function TryIt({ client }: { client: ConsoleClient }) {
           const [kind, name] = e.currentTarget.value.split('\u0000') as [string, string]
           if (kind === 'tool') pick({ kind, tool: tools.find((t) => t.name === name)! })
           if (kind === 'resource') pick({ kind, resource: resources.find((r) => r.uri === name)! })
+          if (kind === 'template') pick({ kind, template: templates.find((t) => t.uriTemplate === name)! })
           if (kind === 'prompt') pick({ kind, prompt: prompts.find((p) => p.name === name)! })
         }}
       >
@@ -123,7 +141,12 @@ export function TryIt({ client }: { client: ConsoleClient }) {
         </optgroup>
         <optgroup label="Resources">
           {resources.map((r) => (
-            <option value={`resource\u0000${r.uri}`}>{r.name ?? r.uri}</option>
+            <option value={`resource\u0000${r.uri}`}>{r.title ?? r.name ?? r.uri}</option>
+          ))}
+        </optgroup>
+        <optgroup label="Resource templates">
+          {templates.map((t) => (
+            <option value={`template\u0000${t.uriTemplate}`}>{t.title ?? t.name ?? t.uriTemplate}</option>
           ))}
         </optgroup>
         <optgroup label="Prompts">
@@ -149,12 +172,21 @@ export function TryIt({ client }: { client: ConsoleClient }) {
       {target?.kind === 'resource' && (
         <div>
           <h3>{target.resource.uri}</h3>
-          <button
-            type="button"
-            onClick={() => void run(() => client.request('resources/read', { uri: target.resource.uri }))}
-          >
+          <button type="button" onClick={() => read(target.resource.uri)}>
             Read
           </button>
+        </div>
+      )}
+      {target?.kind === 'template' && (
+        <div>
+          <h3>{target.template.uriTemplate}</h3>
+          {target.template.description && <p>{target.template.description}</p>}
+          <TemplateForm key={target.template.uriTemplate} template={target.template} onRead={read} />
+          {readUri !== undefined && (
+            <p>
+              URI read: <code>{readUri}</code>
+            </p>
+          )}
         </div>
       )}
       {target?.kind === 'prompt' && (
@@ -175,7 +207,9 @@ export function TryIt({ client }: { client: ConsoleClient }) {
             }}
             submitLabel="Get"
             onSubmit={(values) =>
-              void run(() => client.request('prompts/get', { name: target.prompt.name, arguments: values }))
+              void run(`Getting ${target.prompt.name}`, () =>
+                client.request('prompts/get', { name: target.prompt.name, arguments: values }),
+              )
             }
           />
         </div>
@@ -196,9 +230,16 @@ export function TryIt({ client }: { client: ConsoleClient }) {
       )}
       <div aria-live="polite">
         {busy && <p>Waiting for the server…</p>}
-        {outcome && <ResultView outcome={outcome} />}
+        {outcome && <ResultView action={outcome.action} outcome={outcome.outcome} />}
         {outcome && lastRound && target?.kind === 'tool' && (
-          <button type="button" onClick={() => void run(() => client.callTool(target.tool, args, lastRound))}>
+          <button
+            type="button"
+            onClick={() =>
+              void run(`Answering ${target.tool.name} again`, () =>
+                client.callTool(target.tool, args, lastRound),
+              )
+            }
+          >
             Send the same answer again
           </button>
         )}
@@ -247,5 +288,6 @@ function targetKey(target: Target | undefined): string {
   if (target === undefined) return ''
   if (target.kind === 'tool') return `tool\u0000${target.tool.name}`
   if (target.kind === 'resource') return `resource\u0000${target.resource.uri}`
+  if (target.kind === 'template') return `template\u0000${target.template.uriTemplate}`
   return `prompt\u0000${target.prompt.name}`
 }
