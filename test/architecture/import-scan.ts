@@ -87,6 +87,12 @@ export function packageOf(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!
 }
 
+/** The root tsconfig's compiler options: its `paths` resolve every package import to sources, built or not. */
+export function rootCompilerOptions(): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config
+  return ts.parseJsonConfigFileContent(config, ts.sys, ROOT).options
+}
+
 /** Repository-relative path with forward slashes, for messages. */
 export function repoPath(path: string): string {
   return relative(ROOT, path).split('\\').join('/')

@@ -6,10 +6,9 @@
  * functions, arrays and Node's or a driver's own types are not options. Read by
  * `options-checked.test.ts`, which holds every such function to refusing an unknown option.
  */
-import { join } from 'node:path'
 import ts from 'typescript'
 import { entryPoints } from './api-report.ts'
-import { ROOT } from './import-scan.ts'
+import { ROOT, rootCompilerOptions } from './import-scan.ts'
 
 export interface OptionTaker {
   /** `@tessera/core/http` */
@@ -25,15 +24,10 @@ export interface OptionTaker {
 
 /** Every options-taking exported function, sorted by entry point and name, one row per parameter. */
 export function optionTakers(): OptionTaker[] {
-  const config = ts.parseJsonConfigFileContent(
-    ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config,
-    ts.sys,
-    ROOT,
-  ).options
   const entries = entryPoints()
   const program = ts.createProgram({
     rootNames: entries.map((e) => e.file),
-    options: { ...config, noEmit: true },
+    options: { ...rootCompilerOptions(), noEmit: true },
   })
   const checker = program.getTypeChecker()
   const out: OptionTaker[] = []
