@@ -2,7 +2,9 @@
  * @module tmux-terminal
  * A real terminal for tests of interactive commands: a detached tmux session on a server of its
  * own (so it inherits this process's environment), read by capturing the pane and driven by
- * sending keys, as a person at the keyboard would.
+ * sending keys, as a person at the keyboard would. A person's terminal has no `CI` variable:
+ * the command runs without it, since terminal libraries (clack) draw for a log, not a screen,
+ * when it is set, and CI sets it for everything else.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 
@@ -22,7 +24,7 @@ export class TmuxTerminal {
       '120',
       '-y',
       '40',
-      `${command}; echo EXIT=$?; sleep 600`,
+      `unset CI; ${command}; echo EXIT=$?; sleep 600`,
     )
   }
 

@@ -6,6 +6,7 @@
  * `scope` of its `WWW-Authenticate` challenge quoted), and an answer that is no JSON-RPC.
  */
 import { wireMappings } from '@tessera/core'
+import { challengeOf, parseChallenges } from './challenge.ts'
 import { isObject, type JsonObject, TransportError } from './json-rpc.ts'
 
 const FORBIDDEN = wireMappings.TESSERA_FORBIDDEN.http
@@ -81,7 +82,10 @@ export function deniedAccess(
   authorization: string | undefined,
 ): TransportError {
   const header = response.headers.get('www-authenticate') ?? ''
-  const challenge = challengeParams(header)
+  const challenges = parseChallenges(header)
+  // The Bearer challenge says what a bearer token lacks; a server of another scheme, its own.
+  const chosen = challengeOf(challenges, 'Bearer') ?? challenges[0]
+  const challenge: Record<string, string | undefined> = chosen?.params ?? {}
   const credential = authorization?.slice(authorization.indexOf(' ') + 1)
   const said = messageOf(body) ?? challenge.error_description
   const details = [
@@ -91,7 +95,7 @@ export function deniedAccess(
   const why = `HTTP ${response.status}${said === undefined ? '' : ` ${quote(redact(said, credential))}`}${
     details.length > 0 ? ` (${details.join(', ')})` : ''
   }`
-  const scheme = /^\s*([\w-]+)/.exec(header)?.[1]
+  const scheme = challenges[0]?.scheme
   const flag = `-H 'Authorization: ${scheme === undefined || /^dpop$/i.test(scheme) ? 'Bearer' : scheme} <token>'`
   const line =
     authorization === undefined
@@ -133,17 +137,6 @@ export function notJsonRpc(url: string, response: Response, body: string): Trans
     `${url} answered HTTP ${response.status} with ${what} and no JSON-RPC response: is it the server's MCP endpoint?`,
     { detail: body.slice(0, DETAIL_LIMIT) },
   )
-}
-
-/** The auth-params of a `WWW-Authenticate` value; the first of each name wins (Bearer comes first). */
-export function challengeParams(header: string): Record<string, string | undefined> {
-  const params: Record<string, string | undefined> = {}
-  for (const [, name, quoted, bare] of header.matchAll(
-    /([\w!#$%&'*+.^`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/g,
-  )) {
-    params[name!.toLowerCase()] ??= quoted === undefined ? bare : quoted.replace(/\\(.)/g, '$1')
-  }
-  return params
 }
 
 /** The message of the JSON-RPC error a body holds, if it holds one. */

@@ -6,7 +6,7 @@
  * for another one, `insufficient_scope` for one with the scope it names. The challenge decides,
  * not the status alone: a 403 for a foreign `Origin` asks for no token.
  */
-import { challengeOf, parseChallenges } from './challenge.ts'
+import { challengeOf, parseChallenges } from '../../src/client/challenge.ts'
 import type { RpcOutcome } from './mcp-client.ts'
 
 export interface Explanation {

@@ -1,9 +1,10 @@
 /**
  * @module challenge
  * Reads a `WWW-Authenticate` header (RFC 9110 section 11.6.1) into its challenges: a scheme and
- * its parameters, quoted strings unescaped, so the page can say what a refusal asks for (the
+ * its parameters, quoted strings unescaped, so a client can say what a refusal asks for (the
  * `error`, its `error_description`, the `scope` a token needs, where the resource's metadata is).
- * A part it cannot read (a token68 credential, say) ends the reading: what came before is kept.
+ * A part it cannot read ends the reading: what came before is kept. Pure, with no Node import:
+ * `tessera call` reads a refusal with it, and the development console's page bundles it.
  */
 
 export interface Challenge {
