@@ -4,8 +4,8 @@
  * on 127.0.0.1: a stream cut in the middle of a call, a 401 and a 403 of an OAuth resource
  * server (its JSON-RPC error and its challenge quoted), a port nothing listens on, a stdio
  * server that exits, and a wrong command line (a missing server file, a URL holding a password,
- * a misspelt option). Each is one line on stderr that says what to do; `--verbose` adds the
- * stack and the cause.
+ * a misspelt option). Each is one line on stderr that says what to do, with whatever the server
+ * wrote kept on that line; `--verbose` adds the stack and the cause.
  */
 import { createServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
@@ -15,6 +15,7 @@ import { silentLogger } from '../../../../test/helpers/silent-logger.ts'
 import { sleep } from '../../../../test/helpers/timing.ts'
 import { useOAuthServers } from '../../../../test/integration/fixtures/oauth-server.ts'
 import { errorLine, runCli } from '../run-cli.fixture.ts'
+import { oneLine } from './failure.ts'
 
 let cutting: RunningServer
 
@@ -160,5 +161,13 @@ describe('a wrong command line', () => {
     expect(errorLine(run)).toBe(
       "tessera: unknown option '--jsno' (Did you mean --json?); see tessera inspect --help.",
     )
+  })
+})
+
+describe('the one line a failure prints', () => {
+  it('turnsLineBreaksIntoSpacesAndEscapesEveryCharacterThatCouldDisguiseTheLine', () => {
+    // What a server put in its error: a forged second line, a colour code, a bidi override, U+2028.
+    const said = 'refused\r\nerror 0: all fine\u001b[32m ok \u202eevil\u2028more'
+    expect(oneLine(said)).toBe('refused error 0: all fine\\u001b[32m ok \\u202eevil\\u2028more')
   })
 })

@@ -6,6 +6,7 @@
  * adds what the line leaves out: the stack, each cause, and the detail a failure carries (a
  * response body, a child's stderr, a JSON-RPC error's data).
  */
+import { LINE_BREAKING } from '@tessera/core/protocol'
 import { RpcError, TransportError } from '../client/json-rpc.ts'
 import { AnswerAborted } from '../terminal/ask-in-terminal.ts'
 import { ExitCode } from './exit-codes.ts'
@@ -92,19 +93,8 @@ function printable(text: string): string {
 function escapeControls(text: string, keepNewlines: boolean): string {
   let out = ''
   for (const char of text) {
-    const code = char.codePointAt(0)!
-    out +=
-      isControl(code) && !(keepNewlines && char === '\n') ? `\\u${code.toString(16).padStart(4, '0')}` : char
+    const escaped = LINE_BREAKING.test(char) && !(keepNewlines && char === '\n')
+    out += escaped ? `\\u${char.codePointAt(0)!.toString(16).padStart(4, '0')}` : char
   }
   return out
-}
-
-/** C0, DEL, C1, and the bidirectional overrides that can make text read other than it is. */
-function isControl(code: number): boolean {
-  return (
-    code < 0x20 ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0x202a && code <= 0x202e) ||
-    (code >= 0x2066 && code <= 0x2069)
-  )
 }

@@ -14,6 +14,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../jsonrpc/message.ts'
+import { LINE_BREAKING } from '../line-breaking.ts'
 import type { ClientCapabilities } from './capabilities.ts'
 import { isLoggingLevel, type LoggingLevel, MetaKey } from './vocabulary.ts'
 
@@ -36,11 +37,6 @@ export const CLIENT_INFO_MAX_LENGTH = 256
 export type ClientInfoRead =
   | { ok: true; info: Implementation | undefined }
   | { ok: false; field: 'name' | 'version' | 'title' | undefined; problem: string }
-
-// Characters that break or disguise a line of text: C0 and C1 controls and DEL, the Unicode line
-// and paragraph separators, and the bidirectional embeddings, overrides and isolates.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-const LINE_BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
 
 /**
  * Checks a client's self-description and keeps its declared fields. `undefined` (not sent) is no
