@@ -4,6 +4,9 @@
  * autocannon) and one number from it, Tessera's throughput over raw's: the median of the five
  * repetitions' ratios. It fails when that ratio falls more than 15% under the one recorded in
  * `bench/baseline.json` for the same generator: ratios only, since an absolute rate says more about the machine than about the code.
+ * A run under the floor is measured once more, and the guard fails only when that run is under it
+ * too: a regression in the code shows in both, while on a shared machine the ratio of the same
+ * code can move by ±20% between runs (a burst on a neighbour lowers one run, not two in a row).
  * `--record` writes the measured ratio as the new baseline (record the median of a few runs);
  * `--generator autocannon` measures with autocannon although wrk is installed.
  */
@@ -19,6 +22,8 @@ const ROOT = resolve(BENCH, '..')
 const BASELINE = join(BENCH, 'baseline.json')
 /** How far under the recorded ratio a run may fall before it fails. */
 const TOLERANCE = 0.15
+/** Runs before the guard fails: the first, and one more to confirm a run under the floor. */
+const ATTEMPTS = 2
 
 interface Baseline {
   case: string
@@ -72,24 +77,31 @@ const args = [
   '--warmup',
   '2',
 ]
-const run = spawnSync(process.execPath, args, {
-  cwd: ROOT,
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'inherit'],
-})
-process.stdout.write(run.stdout)
-const file = /bench: results in (\S+)/.exec(run.stdout)?.[1]
-if (run.status !== 0 || file === undefined) {
-  console.error(`bench:guard: the benchmark failed (exit ${run.status})`)
-  process.exit(1)
+
+/** One run of the benchmark: its median Tessera/raw ratio; exits the process if the run failed. */
+function measure(): number {
+  const run = spawnSync(process.execPath, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  process.stdout.write(run.stdout)
+  const file = /bench: results in (\S+)/.exec(run.stdout)?.[1]
+  if (run.status !== 0 || file === undefined) {
+    console.error(`bench:guard: the benchmark failed (exit ${run.status})`)
+    process.exit(1)
+  }
+  const results = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Results
+  const measured = medianRatio(results, generator)
+  if (measured === undefined) {
+    console.error('bench:guard: the run has no Tessera/raw ratio')
+    process.exit(1)
+  }
+  return measured
 }
-const results = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Results
-const measured = medianRatio(results, generator)
-if (measured === undefined) {
-  console.error('bench:guard: the run has no Tessera/raw ratio')
-  process.exit(1)
-}
+
 if (cli.record) {
+  const measured = measure()
   const ratios = { ...baseline.ratios, [generator]: Number(measured.toFixed(3)) }
   writeFileSync(
     BASELINE,
@@ -104,9 +116,14 @@ if (recorded === undefined) {
   process.exit(1)
 }
 const floor = recorded * (1 - TOLERANCE)
-const verdict = measured >= floor ? 'ok' : 'REGRESSION'
-console.log(
-  `bench:guard: ${baseline.case} c=${baseline.connections} Tessera/raw ${measured.toFixed(3)} with ${generator}; ` +
-    `recorded ${recorded.toFixed(3)}, floor ${floor.toFixed(3)}: ${verdict}`,
-)
-process.exit(measured >= floor ? 0 : 1)
+for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+  const measured = measure()
+  const under = measured < floor
+  const verdict = !under ? 'ok' : attempt < ATTEMPTS ? 'under the floor: measuring again' : 'REGRESSION'
+  console.log(
+    `bench:guard: ${baseline.case} c=${baseline.connections} Tessera/raw ${measured.toFixed(3)} with ${generator}; ` +
+      `recorded ${recorded.toFixed(3)}, floor ${floor.toFixed(3)}: ${verdict}`,
+  )
+  if (!under) process.exit(0)
+}
+process.exit(1)
