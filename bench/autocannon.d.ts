@@ -1,10 +1,22 @@
 // Minimal types for the parts of autocannon 8 (no bundled types) that bench/run.ts uses.
 declare module 'autocannon' {
+  /** One request of the sequence each connection sends in turn, sharing `context` along it. */
+  interface AutocannonRequest {
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
+    path?: string
+    headers?: Record<string, string>
+    body?: string | Buffer
+    /** Rewrites the request just before it is sent. */
+    setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void
+  }
   interface AutocannonOptions {
     url: string
     method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'
     headers?: Record<string, string>
     body?: string | Buffer
+    /** Sent in turn instead of `method`, `headers` and `body`. */
+    requests?: AutocannonRequest[]
     connections?: number
     /** seconds */
     duration?: number

@@ -110,7 +110,7 @@ async function startServer(store: string): Promise<{ child: ChildProcess; port: 
 async function autocannonLoad(port: number, load: Load, connections: number, seconds: number) {
   const tool = TOOL[load]
   let failed = 0
-  const options =
+  const options: Omit<Parameters<typeof autocannon>[0], 'url'> =
     load === 'tools/call (plain)'
       ? { method: 'POST', headers: headersFor(tool), body: call(tool) }
       : {
@@ -120,7 +120,7 @@ async function autocannonLoad(port: number, load: Load, connections: number, sec
               path: '/mcp',
               headers: headersFor(tool),
               body: call(tool),
-              onResponse: (_s: number, body: string, context: Record<string, unknown>) => {
+              onResponse: (_s, body, context) => {
                 context.state = (
                   JSON.parse(body) as { result?: { requestState?: string } }
                 ).result?.requestState
@@ -130,11 +130,11 @@ async function autocannonLoad(port: number, load: Load, connections: number, sec
               method: 'POST',
               path: '/mcp',
               headers: headersFor(tool),
-              setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => ({
+              setupRequest: (req, context) => ({
                 ...req,
                 body: call(tool, { inputResponses: ANSWERS, requestState: context.state }),
               }),
-              onResponse: (_s: number, body: string) => {
+              onResponse: (_s, body) => {
                 if (!body.includes(CONFIRMED)) failed++
               },
             },
@@ -145,7 +145,7 @@ async function autocannonLoad(port: number, load: Load, connections: number, sec
     connections,
     duration: seconds,
     ...options,
-  } as unknown as Parameters<typeof autocannon>[0])
+  })
   const perOp = load === 'tools/call (plain)' ? 1 : 2
   return {
     requests: r.requests.total,

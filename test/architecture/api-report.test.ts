@@ -23,7 +23,7 @@ describe('api report', () => {
     ])
   })
 
-  it.each([...reports.keys()].map((file) => basename(file)))('%s matches the surface', (name) => {
+  it.each([...reports.keys()].map((file) => basename(file)))('%sMatchesTheSurface', (name) => {
     const file = [...reports.keys()].find((f) => basename(f) === name)!
     expect(existsSync(file), `${name} is missing: run npm run api:update`).toBe(true)
     expect(readFileSync(file, 'utf8'), `the public API changed: run npm run api:update`).toBe(

@@ -1,16 +1,19 @@
 /**
  * @module dependency-rule.test
  * The dependency rule of ARCHITECTURE.md, checked on every import of every file (tests included
- * unless a rule says otherwise): `protocol` ← `schema` ← `security` ← `server` ← `transports`,
- * the root leaves (`errors.ts`, `option-checks.ts`) importable from every layer and importing
- * nothing, transports reaching the server through `server/door.ts` alone, no import cycle, store
+ * unless a rule says otherwise): `protocol` ← `schema` ← `security` ← `observation` ← `server` ←
+ * `transports`, the root leaves (`errors.ts`, `option-checks.ts`) importable from every layer and
+ * importing nothing, `reply.ts` (the replies built from the error table) importing only the table
+ * and protocol's message shapes, transports reaching the server through `server/door.ts` alone,
+ * no import cycle (type-only imports included), store
  * packages seeing only `@tessera/core` and their own driver (their tests may add vitest and the
  * shared suites of test/contracts, never another package's sources), and core loading no driver
  * and spawning no process. Each rule reports every offending import with its file and line.
  */
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import {
   CORE_SRC,
@@ -41,6 +44,8 @@ function layerOf(coreRelative: string): string {
 
 /** Root files every layer may import; they import nothing of Tessera themselves. */
 const LEAVES = ['errors.ts', 'option-checks.ts']
+/** The replies every layer builds from the error table: over the table and protocol's shapes only. */
+const REPLY = 'reply.ts'
 
 function coreRelative(path: string): string | undefined {
   const rel = relative(CORE_SRC, path)
@@ -70,18 +75,21 @@ function layerViolations(from: string, allowed: readonly string[]): string[] {
     .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) === from)
     .filter((edge) => {
       if (isRelative(edge.specifier))
-        return edge.target === undefined || ![...allowed, ...LEAVES].includes(layerOf(edge.target))
+        return edge.target === undefined || ![...allowed, ...LEAVES, REPLY].includes(layerOf(edge.target))
       return edge.specifier.startsWith('@tessera/')
     })
     .map(show)
 }
 
-/** Runtime imports between core source files (type-only imports are erased, tests are leaves). */
-function runtimeGraph(): Map<string, string[]> {
+/**
+ * Imports between core source files, type-only ones included: a cycle of types ties modules as
+ * tightly as a runtime one (neither can be understood, moved or tested alone). Tests are leaves.
+ */
+function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of coreFiles.filter((f) => !isTestFile(f))) {
     const targets = importsOf(file)
-      .filter((ref) => !ref.typeOnly && isRelative(ref.specifier))
+      .filter((ref) => isRelative(ref.specifier))
       .map((ref) => repoPath(resolveRelative(file, ref.specifier)))
     graph.set(repoPath(file), targets)
   }
@@ -206,8 +214,23 @@ describe('dependency rule', () => {
     expect(layerViolations('schema', ['protocol', 'schema'])).toEqual([])
   })
 
-  it('securityImportsNoServerOrTransports', () => {
-    expect(forbiddenLayers('security', ['server', 'transports'])).toEqual([])
+  it('securityImportsNoObservationServerOrTransports', () => {
+    expect(forbiddenLayers('security', ['observation', 'server', 'transports'])).toEqual([])
+  })
+
+  it('observationImportsOnlyProtocolSecurityAndItself', () => {
+    expect(layerViolations('observation', ['protocol', 'security', 'observation'])).toEqual([])
+  })
+
+  it('replyImportsOnlyTheErrorTableAndProtocol', () => {
+    const found = coreEdges
+      .filter((edge) => edge.file === `packages/core/src/${REPLY}`)
+      .filter(
+        (edge) =>
+          !isRelative(edge.specifier) || !['errors.ts', 'protocol'].includes(layerOf(edge.target ?? '')),
+      )
+      .map(show)
+    expect(found).toEqual([])
   })
 
   it('serverImportsNoTransports', () => {
@@ -230,8 +253,18 @@ describe('dependency rule', () => {
     expect(found).toEqual([])
   })
 
-  it('hasNoImportCycle', () => {
-    const graph = runtimeGraph()
+  // The door hands out its own interfaces and the types its members take; it relays no function.
+  it('doorReExportsNoRuntimeName', () => {
+    const door = join(CORE_SRC, 'server/door.ts')
+    const source = ts.createSourceFile(door, readFileSync(door, 'utf8'), ts.ScriptTarget.Latest, true)
+    const runtime = source.statements
+      .filter((node) => ts.isExportDeclaration(node) && !node.isTypeOnly)
+      .map((node) => node.getText(source))
+    expect(runtime).toEqual([])
+  })
+
+  it('hasNoImportCycleTypesIncluded', () => {
+    const graph = importGraph()
     expect(graph.size).toBeGreaterThan(50)
     expect(cyclesOf(graph)).toEqual([])
   })

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { type TesseraErrorCode, type WireMapping, wireMappings } from '@tessera/core'
+import type { TesseraErrorCode } from '@tessera/core'
+import { type WireMapping, wireMappings } from '@tessera/core/protocol'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './import-scan.ts'
 
@@ -37,7 +38,7 @@ const codes = Object.keys(wireMappings) as TesseraErrorCode[]
 describe('errors documented', () => {
   const rows = documentedRows()
 
-  it.each(codes)('%s has exactly one row with its three numbers', (code) => {
+  it.each(codes)('%sHasExactlyOneRowWithItsThreeNumbers', (code) => {
     const mapping: WireMapping = wireMappings[code]
     expect(rows.get(code)).toEqual([
       {

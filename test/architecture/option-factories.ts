@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { dpopNonces, introspectionVerifier, jwtVerifier, oauthResourceServer } from '@tessera/auth'
 import { createDevConsole } from '@tessera/cli/console'
-import { createServer, originatingRequestBinder } from '@tessera/core'
+import { createServer } from '@tessera/core'
 import { clusterNotificationBus, serveCluster } from '@tessera/core/cluster'
 import { createFetchHandler, createNodeListener, listen } from '@tessera/core/http'
 import {
@@ -25,6 +25,7 @@ import {
   memorySessionStore,
   memoryTaskStore,
 } from '@tessera/core/ports'
+import { originatingRequestBinder } from '@tessera/core/request-state'
 import { serveStdio } from '@tessera/core/stdio'
 import { createTestClient } from '@tessera/core/testing'
 import {
@@ -187,7 +188,6 @@ export const NOT_OPTIONS: Readonly<Record<string, string>> = {
   createMessage: 'the params of sampling/createMessage, sent to the client as given',
   elicitForm: 'the params of elicitation/create, sent to the client as given',
   paramHeaders: 'a tool as tools/list describes it, read by a client',
-  registerDevConsole: 'an implementation of DevConsoleHandler (methods), not settings',
   applySessionChange: 'a session record and a change, the arguments of a store operation',
   assertClaimArguments: 'the conditions of one claim, checked by the claim itself',
   assertReplacement: 'a task record, the argument of a store operation',

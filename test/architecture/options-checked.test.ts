@@ -84,26 +84,23 @@ describe('every options object refuses an unknown option', () => {
   })
 
   const valid = Object.keys(FACTORIES).filter((name) => FACTORIES[name]!.refusedAnyway === undefined)
-  it.each(valid)('%s accepts its minimal call', async (name) => {
+  it.each(valid)('%sAcceptsItsMinimalCall', async (name) => {
     expect((await run(FACTORIES[name]!, {})).error).toBeUndefined()
   })
 
   const checked = takers.filter((t) => FACTORIES[t.name] !== undefined)
-  it.each(checked.map((t) => [t.name, t]))(
-    '%s refuses an unknown option and names it',
-    async (name, taker) => {
-      const factory = FACTORIES[name as string]!
-      expectRefusal(await run(factory, { [UNKNOWN]: 1 }), factory, `${name}: unknown option '${UNKNOWN}'`)
-      const [wrong, meant] = misspelling(taker as OptionTaker)
-      expectRefusal(
-        await run(factory, { [wrong]: 1 }),
-        factory,
-        `${name}: unknown option '${wrong}' (did you mean '${meant}'?).`,
-      )
-    },
-  )
+  it.each(checked.map((t) => [t.name, t]))('%sRefusesAnUnknownOptionAndNamesIt', async (name, taker) => {
+    const factory = FACTORIES[name as string]!
+    expectRefusal(await run(factory, { [UNKNOWN]: 1 }), factory, `${name}: unknown option '${UNKNOWN}'`)
+    const [wrong, meant] = misspelling(taker as OptionTaker)
+    expectRefusal(
+      await run(factory, { [wrong]: 1 }),
+      factory,
+      `${name}: unknown option '${wrong}' (did you mean '${meant}'?).`,
+    )
+  })
 
-  it.each(Object.keys(NESTED))('%s refuses an unknown option and names it', async (label) => {
+  it.each(Object.keys(NESTED))('%sRefusesAnUnknownOptionAndNamesIt', async (label) => {
     const nested = NESTED[label]!
     const at = nested.path === '' ? '' : `${nested.path}.`
     expectRefusal(

@@ -73,6 +73,13 @@ function isOptionsType(type: ts.Type): boolean {
   // Node's and the drivers' types (IncomingMessage, a Redis client) are not ours to check.
   if (!file.startsWith(ROOT) || file.includes('/node_modules/')) return false
   if (symbol.name.endsWith('Options')) return true
+  // An interface of methods only is an object to call (the server), not options to read.
+  if (
+    declaration &&
+    ts.isInterfaceDeclaration(declaration) &&
+    declaration.members.every(ts.isMethodSignature)
+  )
+    return false
   return (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeLiteral)) !== 0
 }
 

@@ -1,28 +1,41 @@
 /**
  * @module wire-literals.test
- * One table of numbers: no source file of a package writes a JSON-RPC error code or an HTTP
- * status as a literal; every one comes from `errors.ts` (`wireMappings`, `SuccessStatus`). A code
- * is a negative number in the JSON-RPC range; a status is a number given as a `status` property
- * or as the first argument of a reply call (`json`, `empty`, `writeHead`, `respond`).
+ * One table of numbers: no source file of any package (the CLI's console page included) writes a
+ * JSON-RPC error code or an HTTP status as a literal; every one comes from `errors.ts`
+ * (`wireMappings`, `SuccessStatus`). A code is a negative number in the JSON-RPC range; a status
+ * is a number given as a `status` property or as the first argument of a reply call (`json`,
+ * `empty`, `writeHead`, `respond`).
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { isTestFile, listTsFiles, ROOT, repoPath } from './import-scan.ts'
+import { isTestFile, listFiles, ROOT, repoPath } from './import-scan.ts'
 
 const TABLE = join(ROOT, 'packages/core/src/errors.ts')
 const REPLY_CALLS = new Set(['json', 'empty', 'writeHead', 'respond'])
 
+/** The source folders of every package: each package's `src/`, and the CLI's console page. */
+function sourceDirs(): string[] {
+  const packages = join(ROOT, 'packages')
+  const dirs = readdirSync(packages, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(packages, entry.name, 'src'))
+    .filter((dir) => existsSync(dir))
+  return [...dirs, join(packages, 'cli/ui/src')]
+}
+
 function sourceFiles(): string[] {
-  return ['core', 'store-sqlite', 'store-redis', 'store-postgres']
-    .flatMap((pkg) => listTsFiles(join(ROOT, 'packages', pkg, 'src')))
+  return sourceDirs()
+    .flatMap((dir) => listFiles(dir, /\.tsx?$/))
     .filter((file) => !isTestFile(file) && file !== TABLE)
 }
 
+const scriptKind = (path: string) => (path.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+
 /** Every wire number written as a literal in `text`, as `line: what`. */
 function wireLiterals(path: string, text: string): string[] {
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, scriptKind(path))
   const found: string[] = []
   const at = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1
   const isStatus = (node: ts.Node) =>

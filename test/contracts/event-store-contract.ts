@@ -57,7 +57,7 @@ export function describeEventStore(
 ): void {
   if (options.skip !== undefined) {
     describe.skip(`EventStore contract: ${name} (skipped: ${options.skip})`, () => {
-      it.skip(`skipped: ${options.skip}`, () => {})
+      it.skip(`skippedBecause${options.skip}`, () => {})
     })
     return
   }
@@ -72,7 +72,7 @@ export function describeEventStore(
       await Promise.all(opened.splice(0).map((store) => store.close()))
     })
 
-    it('mints ids that name their stream, by the one event-id rule, in increasing order', async () => {
+    it('mintsIdsThatNameTheirStreamByTheOneEventIdRuleInIncreasingOrder', async () => {
       const store = await open()
       const a = sampleStreamId()
       const b = sampleStreamId()
@@ -97,7 +97,7 @@ export function describeEventStore(
       }
     })
 
-    it('accepts a stream id of the longest length an event id can carry', async () => {
+    it('acceptsAStreamIdOfTheLongestLengthAnEventIdCanCarry', async () => {
       const store = await open()
       const stream = `${sampleStreamId()}${'x'.repeat(MAX_STREAM_ID_LENGTH)}`.slice(0, MAX_STREAM_ID_LENGTH)
       const priming = await store.append(stream, undefined)
@@ -107,7 +107,7 @@ export function describeEventStore(
       expect(await collect(store, priming)).toEqual({ stream, events: [{ id: one, message: msg(1) }] })
     })
 
-    it('refuses (rejecting, never throwing) a stream id an event id cannot carry', async () => {
+    it('refusesByRejectingNeverThrowingAStreamIdAnEventIdCannotCarry', async () => {
       const store = await open()
       for (const bad of ['', 'a/b', '/', 'x'.repeat(MAX_STREAM_ID_LENGTH + 1)]) {
         for (const call of [() => store.append(bad, msg(1)), () => store.finish(bad)]) {
@@ -120,7 +120,7 @@ export function describeEventStore(
       }
     })
 
-    it('replays the events after an id, with the very ids append returned, until the end', async () => {
+    it('replaysTheEventsAfterAnIdWithTheVeryIdsAppendReturnedUntilTheEnd', async () => {
       const store = await open()
       const stream = sampleStreamId()
       const priming = await store.append(stream, undefined)
@@ -140,7 +140,7 @@ export function describeEventStore(
       )
     })
 
-    it('replays the empty priming events too', async () => {
+    it('replaysTheEmptyPrimingEventsToo', async () => {
       const store = await open()
       const stream = sampleStreamId()
       const first = await store.append(stream, msg(0))
@@ -153,7 +153,7 @@ export function describeEventStore(
       ])
     })
 
-    it('never replays another stream, even of the same session', async () => {
+    it('neverReplaysAnotherStreamEvenOfTheSameSession', async () => {
       const store = await open()
       const session = randomBytes(24).toString('base64url')
       const mine = sampleStreamId(session)
@@ -167,7 +167,7 @@ export function describeEventStore(
       expect((await collect(store, start)).events).toEqual([{ id: own, message: msg(1) }])
     })
 
-    it('follows a stream live until it finishes', async () => {
+    it('followsAStreamLiveUntilItFinishes', async () => {
       const store = await open()
       const stream = sampleStreamId()
       const priming = await store.append(stream, undefined)
@@ -184,7 +184,7 @@ export function describeEventStore(
       expect(seen).toEqual(expected)
     })
 
-    it('stops following when the signal aborts, within a second', async () => {
+    it('stopsFollowingWhenTheSignalAbortsWithinASecond', async () => {
       const store = await open()
       const stream = sampleStreamId()
       const priming = await store.append(stream, undefined)
@@ -200,7 +200,7 @@ export function describeEventStore(
       expect(seen).toEqual([{ id: one, message: msg(1) }])
     })
 
-    it('answers at once for an already aborted signal', async () => {
+    it('answersAtOnceForAnAlreadyAbortedSignal', async () => {
       const store = await open()
       const stream = sampleStreamId()
       const priming = await store.append(stream, undefined)
@@ -209,7 +209,7 @@ export function describeEventStore(
       await within(collect(store, priming, controller.signal), 1_000, 'a replay with an aborted signal')
     })
 
-    it('answers undefined for an unknown stream', async () => {
+    it('answersUndefinedForAnUnknownStream', async () => {
       const store = await open()
       const unknown = `${sampleStreamId()}/1`
       expect(await within(collect(store, unknown), 1_000, 'unknown stream')).toEqual({
@@ -218,7 +218,7 @@ export function describeEventStore(
       })
     })
 
-    it('answers undefined for every id that names no event, even on a known stream', async () => {
+    it('answersUndefinedForEveryIdThatNamesNoEventEvenOnAKnownStream', async () => {
       const store = await open()
       const s = sampleStreamId()
       await store.append(s, undefined)
@@ -259,7 +259,7 @@ export function describeEventStore(
       expect((await collect(store, `${s}/1`)).stream).toBe(s)
     })
 
-    it('answers a finished stream at once after its last event, whatever the number', async () => {
+    it('answersAFinishedStreamAtOnceAfterItsLastEventWhateverTheNumber', async () => {
       const store = await open()
       const stream = sampleStreamId()
       await store.append(stream, undefined)
@@ -271,7 +271,7 @@ export function describeEventStore(
       })
     })
 
-    it('keeps a bounded number of events per stream, always the newest', async () => {
+    it('keepsABoundedNumberOfEventsPerStreamAlwaysTheNewest', async () => {
       const store = await open({ maxEventsPerStream: 10 })
       const stream = sampleStreamId()
       const first = await store.append(stream, undefined)

@@ -80,7 +80,7 @@ export function describeNotificationBus(
 ): void {
   if (options.skip !== undefined) {
     describe.skip(`NotificationBus contract: ${name} (skipped: ${options.skip})`, () => {
-      it.skip(`skipped: ${options.skip}`, () => {})
+      it.skip(`skippedBecause${options.skip}`, () => {})
     })
     return
   }
@@ -95,7 +95,7 @@ export function describeNotificationBus(
       await Promise.all(opened.splice(0).map((bus) => bus.close()))
     })
 
-    it('delivers a published event to the listeners of this instance at once', async () => {
+    it('deliversAPublishedEventToTheListenersOfThisInstanceAtOnce', async () => {
       const bus = await single()
       const first = record(bus)
       const second = record(bus)
@@ -108,7 +108,7 @@ export function describeNotificationBus(
       expect(first).toHaveLength(sharedEvents().length + 1)
     })
 
-    it('stops delivering to a listener that unsubscribed, and only to it', async () => {
+    it('stopsDeliveringToAListenerThatUnsubscribedAndOnlyToIt', async () => {
       const bus = await single()
       const kept = record(bus)
       const dropped: ServerEvent[] = []
@@ -123,7 +123,7 @@ export function describeNotificationBus(
       expect(kept).toEqual([updated('file:///1'), updated('file:///2'), updated('file:///3')])
     })
 
-    it('goes on delivering to the other listeners when one throws', async () => {
+    it('goesOnDeliveringToTheOtherListenersWhenOneThrows', async () => {
       const bus = await single()
       const before = record(bus)
       bus.subscribe(() => {
@@ -136,7 +136,7 @@ export function describeNotificationBus(
       expect(after).toEqual(before)
     })
 
-    it('closes, within a few seconds, even twice', async () => {
+    it('closesWithinAFewSecondsEvenTwice', async () => {
       const bus = await make.single()
       record(bus)
       bus.publish({ type: 'tools/list_changed' })

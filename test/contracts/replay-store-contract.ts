@@ -31,7 +31,7 @@ export function describeReplayStore(
 ): void {
   if (options.skip !== undefined) {
     describe.skip(`ReplayStore contract: ${name} (skipped: ${options.skip})`, () => {
-      it.skip(`skipped: ${options.skip}`, () => {})
+      it.skip(`skippedBecause${options.skip}`, () => {})
     })
     return
   }
@@ -66,7 +66,7 @@ export function describeReplayStore(
 }
 
 function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
-  it('writes nothing for a claim that reaches it after its deadline', async () => {
+  it('writesNothingForAClaimThatReachesItAfterItsDeadline', async () => {
     const key = freshKey()
     expect(await get().claim(key, 'rollback', LONG, LONG, { deadline: Date.now() - 1 })).toEqual({
       kind: 'late',
@@ -78,7 +78,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
-  it('keeps one epoch, and claims on it', async () => {
+  it('keepsOneEpochAndClaimsOnIt', async () => {
     const epoch = await get().epoch()
     expect(epoch).toMatch(/^[A-Za-z0-9_-]{8,64}$/)
     expect(await get().epoch()).toBe(epoch)
@@ -93,7 +93,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
-  it('writes nothing for a claim that names another epoch', async () => {
+  it('writesNothingForAClaimThatNamesAnotherEpoch', async () => {
     const key = freshKey()
     expect(await get().claim(key, 'rollback', LONG, LONG, { epoch: 'an-epoch-of-another-store' })).toEqual({
       kind: 'stale',
@@ -101,7 +101,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().inspect(key)).toBeUndefined()
   })
 
-  it('claims before its deadline as without one', async () => {
+  it('claimsBeforeItsDeadlineAsWithoutOne', async () => {
     const key = freshKey()
     const result = await get().claim(key, 'rollback', LONG, LONG, { deadline: Date.now() + 60_000 })
     expect(result).toEqual({ kind: 'claimed', fence: expect.any(String) })
@@ -111,7 +111,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
-  it('claims a fresh key with a fence and no previous', async () => {
+  it('claimsAFreshKeyWithAFenceAndNoPrevious', async () => {
     const key = freshKey()
     const result = await get().claim(key, 'rollback checkout to 2026.10.1', LONG, LONG)
     expect(result).toEqual({ kind: 'claimed', fence: expect.any(String) })
@@ -122,13 +122,13 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
-  it('answers in_progress, with what was accepted, while a live lease is held', async () => {
+  it('answersInProgressWithWhatWasAcceptedWhileALiveLeaseIsHeld', async () => {
     const key = freshKey()
     fenceOf(await get().claim(key, 'first', LONG, LONG))
     expect(await get().claim(key, 'second', LONG, LONG)).toEqual({ kind: 'in_progress', what: 'first' })
   })
 
-  it('answers done with the recorded outcome after complete', async () => {
+  it('answersDoneWithTheRecordedOutcomeAfterComplete', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'rollback', LONG, LONG))
     expect(await get().complete(key, fence, 'rolled back to 2026.10.1')).toBe(true)
@@ -144,14 +144,14 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     })
   })
 
-  it('treats a repeated complete under the same fence as success', async () => {
+  it('treatsARepeatedCompleteUnderTheSameFenceAsSuccess', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', LONG, LONG))
     expect(await get().complete(key, fence, 'ok')).toBe(true)
     expect(await get().complete(key, fence, 'ok')).toBe(true)
   })
 
-  it('deletes the record on release, so an honest retry can claim again', async () => {
+  it('deletesTheRecordOnReleaseSoAnHonestRetryCanClaimAgain', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', LONG, LONG))
     await get().release(key, fence)
@@ -159,7 +159,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().claim(key, 'x', LONG, LONG)).toEqual({ kind: 'claimed', fence: expect.any(String) })
   })
 
-  it('keeps keys independent and stores text verbatim', async () => {
+  it('keepsKeysIndependentAndStoresTextVerbatim', async () => {
     const a = `${freshKey()}:ünï:cödé/'"%_*`
     const b = freshKey()
     const what = `rollback "checkout" → 2026.10.1 ${'x'.repeat(500)}`
@@ -173,7 +173,7 @@ function registerBasics(get: () => ReplayStore, freshKey: () => string): void {
 }
 
 function registerFencing(get: () => ReplayStore, freshKey: () => string): void {
-  it('renews only under the holding fence', async () => {
+  it('renewsOnlyUnderTheHoldingFence', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', LONG, LONG))
     expect(await get().renew(key, fence, LONG)).toBe(true)
@@ -183,7 +183,7 @@ function registerFencing(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().renew(key, fence, LONG)).toBe(false)
   })
 
-  it('refuses complete and release under a wrong fence', async () => {
+  it('refusesCompleteAndReleaseUnderAWrongFence', async () => {
     const key = freshKey()
     fenceOf(await get().claim(key, 'x', LONG, LONG))
     expect(await get().complete(key, 'not-the-fence', 'forged')).toBe(false)
@@ -191,7 +191,7 @@ function registerFencing(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().inspect(key)).toEqual({ status: 'in_progress', what: 'x' })
   })
 
-  it('keeps a renewed lease alive past its original end', async () => {
+  it('keepsARenewedLeaseAlivePastItsOriginalEnd', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', 250, LONG))
     await sleep(150)
@@ -200,7 +200,7 @@ function registerFencing(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().claim(key, 'x', 250, LONG)).toEqual({ kind: 'in_progress', what: 'x' })
   })
 
-  it('fences a stale executor out of a reclaimed record, both ways', async () => {
+  it('fencesAStaleExecutorOutOfAReclaimedRecordBothWays', async () => {
     const key = freshKey()
     const stale = fenceOf(await get().claim(key, 'x', 150, LONG))
     await sleep(200)
@@ -218,7 +218,7 @@ function registerFencing(get: () => ReplayStore, freshKey: () => string): void {
 }
 
 function registerExpiry(get: () => ReplayStore, freshKey: () => string): void {
-  it('reports an expired lease as abandoned and lets the next claim take it over', async () => {
+  it('reportsAnExpiredLeaseAsAbandonedAndLetsTheNextClaimTakeItOver', async () => {
     const key = freshKey()
     fenceOf(await get().claim(key, 'rollback', 150, LONG))
     await sleep(200)
@@ -229,7 +229,7 @@ function registerExpiry(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().claim(key, 'rollback', LONG, LONG)).toEqual({ kind: 'in_progress', what: 'rollback' })
   })
 
-  it('forgets a done record after its ttl', async () => {
+  it('forgetsADoneRecordAfterItsTtl', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', 100, 300))
     expect(await get().complete(key, fence, 'ok')).toBe(true)
@@ -240,7 +240,7 @@ function registerExpiry(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().claim(key, 'x', 100, 300)).toEqual({ kind: 'claimed', fence: expect.any(String) })
   })
 
-  it('keeps a record at least as long as its lease, even with a shorter ttl', async () => {
+  it('keepsARecordAtLeastAsLongAsItsLeaseEvenWithAShorterTtl', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', 400, 50))
     await sleep(120)
@@ -248,7 +248,7 @@ function registerExpiry(get: () => ReplayStore, freshKey: () => string): void {
     expect(await get().complete(key, fence, 'ok')).toBe(true)
   })
 
-  it('refuses renew and complete once the record has passed its ttl', async () => {
+  it('refusesRenewAndCompleteOnceTheRecordHasPassedItsTtl', async () => {
     const key = freshKey()
     const fence = fenceOf(await get().claim(key, 'x', 100, 100))
     await sleep(200)
@@ -263,14 +263,14 @@ function registerConcurrency(
   freshKey: () => string,
   second: () => Promise<ReplayStore>,
 ): void {
-  it('lets exactly one of many concurrent claims of a key win', async () => {
+  it('letsExactlyOneOfManyConcurrentClaimsOfAKeyWin', async () => {
     const key = freshKey()
     const results = await Promise.all(Array.from({ length: 25 }, () => get().claim(key, 'x', LONG, LONG)))
     expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1)
     expect(results.filter((r) => r.kind === 'in_progress')).toHaveLength(24)
   })
 
-  it('lets exactly one of many concurrent claims of an abandoned key win', async () => {
+  it('letsExactlyOneOfManyConcurrentClaimsOfAnAbandonedKeyWin', async () => {
     const key = freshKey()
     fenceOf(await get().claim(key, 'x', 100, LONG))
     await sleep(150)
@@ -279,7 +279,7 @@ function registerConcurrency(
     expect(winners).toEqual([{ kind: 'claimed', fence: expect.any(String), previous: 'abandoned' }])
   })
 
-  it('shares records across two connections', async () => {
+  it('sharesRecordsAcrossTwoConnections', async () => {
     const other = await second()
     const key = freshKey()
     const results = await Promise.all([
@@ -294,7 +294,7 @@ function registerConcurrency(
     expect(await onlooker.claim(key, 'x', LONG, LONG)).toEqual({ kind: 'done', what: 'x', outcome: 'ok' })
   })
 
-  it('gives every connection the same epoch, made once under a race', async () => {
+  it('givesEveryConnectionTheSameEpochMadeOnceUnderARace', async () => {
     const others = await Promise.all([second(), second(), second()])
     const epochs = await Promise.all([get(), ...others].map((s) => s.epoch()))
     expect(new Set(epochs).size).toBe(1)

@@ -38,7 +38,7 @@ export function describeSessionStore(
 ): void {
   if (options.skip !== undefined) {
     describe.skip(`SessionStore contract: ${name} (skipped: ${options.skip})`, () => {
-      it.skip(`skipped: ${options.skip}`, () => {})
+      it.skip(`skippedBecause${options.skip}`, () => {})
     })
     return
   }
@@ -53,7 +53,7 @@ export function describeSessionStore(
       await Promise.all(opened.splice(0).map((store) => store.close()))
     })
 
-    it('gives back what was created, as a copy', async () => {
+    it('givesBackWhatWasCreatedAsACopy', async () => {
       const store = await open()
       const session = sampleSession({ logLevel: 'info', subscriptions: ['file:///a'] })
       expect(await store.create(session)).toBe(true)
@@ -64,13 +64,13 @@ export function describeSessionStore(
       expect(await store.get(session.id)).toEqual(session)
     })
 
-    it('answers undefined for an unknown id', async () => {
+    it('answersUndefinedForAnUnknownId', async () => {
       const store = await open()
       expect(await store.get('no-such-session')).toBeUndefined()
       expect(await store.get('')).toBeUndefined()
     })
 
-    it('keeps sessions apart', async () => {
+    it('keepsSessionsApart', async () => {
       const store = await open()
       const a = sampleSession({ principal: 'a' })
       const b = sampleSession({ principal: 'b' })
@@ -80,7 +80,7 @@ export function describeSessionStore(
       expect((await store.get(b.id))?.principal).toBe('b')
     })
 
-    it('applies changes for later reads', async () => {
+    it('appliesChangesForLaterReads', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
@@ -97,7 +97,7 @@ export function describeSessionStore(
       })
     })
 
-    it('does not bring an ended session back on a change', async () => {
+    it('doesNotBringAnEndedSessionBackOnAChange', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
@@ -109,7 +109,7 @@ export function describeSessionStore(
       expect(await store.get(never.id)).toBeUndefined()
     })
 
-    it('keeps every change made concurrently', async () => {
+    it('keepsEveryChangeMadeConcurrently', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
@@ -126,7 +126,7 @@ export function describeSessionStore(
       expect(stored?.logLevel).toBe('debug')
     })
 
-    it('ends a session on delete, once', async () => {
+    it('endsASessionOnDeleteOnce', async () => {
       const store = await open()
       const session = sampleSession()
       await store.create(session)
@@ -136,7 +136,7 @@ export function describeSessionStore(
       expect(await store.delete('no-such-session')).toBe(false)
     })
 
-    it('ends a session left idle, and get keeps a used one alive', async () => {
+    it('endsASessionLeftIdleAndGetKeepsAUsedOneAlive', async () => {
       const store = await open({ idleMs: 400 })
       const idle = sampleSession()
       const used = sampleSession()
@@ -153,7 +153,7 @@ export function describeSessionStore(
       expect(await store.get(used.id)).toBeUndefined()
     })
 
-    it('refuses new sessions beyond maxSessions, and a delete makes room', async () => {
+    it('refusesNewSessionsBeyondMaxSessionsAndADeleteMakesRoom', async () => {
       const store = await open({ maxSessions: 2 })
       const [a, b, c] = [sampleSession(), sampleSession(), sampleSession()]
       expect(await store.create(a)).toBe(true)
@@ -166,7 +166,7 @@ export function describeSessionStore(
       expect(await store.get(c.id)).toBeDefined()
     })
 
-    it('counts sessions that expired as free room', async () => {
+    it('countsSessionsThatExpiredAsFreeRoom', async () => {
       const store = await open({ maxSessions: 2, idleMs: 200 })
       await store.create(sampleSession())
       await store.create(sampleSession())
@@ -178,7 +178,7 @@ export function describeSessionStore(
     })
 
     for (const maxSessions of [undefined, 10]) {
-      it(`counts the live sessions, not the ended or expired ones (maxSessions ${maxSessions ?? 'unset'})`, async () => {
+      it(`countsTheLiveSessionsNotTheEndedOrExpiredOnesWithMaxSessions${maxSessions ?? 'unset'}`, async () => {
         // Margins of hundreds of milliseconds: a loaded machine delays each step of the test.
         const store = await open({ idleMs: 1000, ...(maxSessions === undefined ? {} : { maxSessions }) })
         expect(store.count).toBeTypeOf('function')

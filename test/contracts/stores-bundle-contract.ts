@@ -7,9 +7,10 @@
  * stored, and hears what the server publishes. Each
  * package's test adds where its backend put them (keys, tables, channels).
  */
-import { createServer, generateStateKey, type McpServer, type Stores } from '@tessera/core'
+import { createServer, type McpServer, type Stores } from '@tessera/core'
 import { createFetchHandler } from '@tessera/core/http'
 import type { ServerEvent } from '@tessera/core/ports'
+import { generateStateKey } from '@tessera/core/request-state'
 import { expect } from 'vitest'
 import { sampleStreamId } from './event-store-contract.ts'
 import { until } from './notification-bus-contract.ts'

@@ -72,7 +72,7 @@ export function nextOf(task: TaskRecord, changes: Partial<TaskRecord> = {}): Tas
 export function describeTaskStore(name: string, make: MakeTaskStore, options: { skip?: string } = {}): void {
   if (options.skip !== undefined) {
     describe.skip(`TaskStore contract: ${name} (skipped: ${options.skip})`, () => {
-      it.skip(`skipped: ${options.skip}`, () => {})
+      it.skip(`skippedBecause${options.skip}`, () => {})
     })
     return
   }

@@ -8,7 +8,9 @@
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { createServer, elicitForm, type McpServer, type StateKey, wireMappings } from '@tessera/core'
+import { createServer, elicitForm, type McpServer } from '@tessera/core'
+import { wireMappings } from '@tessera/core/protocol'
+import type { StateKey } from '@tessera/core/request-state'
 import { expect } from 'vitest'
 import { z } from 'zod'
 import { silentLogger } from '../helpers/silent-logger.ts'

@@ -104,6 +104,12 @@ function pointsOf(metric: Json): Json[] {
 /** OTLP's `[{ key, value: { stringValue } }]` as `{ key: value }`. */
 function attributes(value: unknown): Record<string, unknown> {
   return Object.fromEntries(
-    (list(value) as unknown as KeyValue[]).map(({ key, value }) => [key, Object.values(value)[0]]),
+    list(value)
+      .filter(isKeyValue)
+      .map(({ key, value }) => [key, Object.values(value)[0]]),
   )
+}
+
+function isKeyValue(item: Json): item is Json & KeyValue {
+  return typeof item.key === 'string' && typeof item.value === 'object' && item.value !== null
 }

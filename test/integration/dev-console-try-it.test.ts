@@ -7,8 +7,9 @@
  * is gone are each said in words. The token never reaches the console's event stream nor the
  * server's log.
  */
-import { wireMappings } from '@tessera/core'
+
 import { listen, type RunningServer } from '@tessera/core/http'
+import { wireMappings } from '@tessera/core/protocol'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { explainOutcome } from '../../packages/cli/ui/src/explain-outcome.ts'
 import { ConsoleClient } from '../../packages/cli/ui/src/mcp-client.ts'

@@ -9,15 +9,14 @@ import {
   createMessage,
   createServer,
   elicitForm,
-  generateStateKey,
   type McpServer,
   type ServerOptions,
   type TesseraErrorCode,
-  type WireMapping,
-  wireMappings,
 } from '@tessera/core'
 import { createFetchHandler, type HttpOptions, listen } from '@tessera/core/http'
 import { memoryReplayStore, memorySessionStore, type ReplayStore } from '@tessera/core/ports'
+import { type WireMapping, wireMappings } from '@tessera/core/protocol'
+import { generateStateKey } from '@tessera/core/request-state'
 import { describe, expect, it } from 'vitest'
 import { parseEvent } from '../helpers/handshake-client.ts'
 import { ALL_CAPS, type Json, mcpHeaders, readReply, withMeta } from '../helpers/mcp-http.ts'

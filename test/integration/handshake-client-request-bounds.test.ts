@@ -20,7 +20,7 @@ import { logger, main, seen, strict, useAskingServers } from './fixtures/asking-
 useAskingServers()
 
 describe('bounds: timeout, cancellation, rounds', () => {
-  it('ends a call whose roots/list is never answered with an error after requestTimeoutMs', async () => {
+  it('endsACallWhoseRootsListIsNeverAnsweredWithAnErrorAfterRequestTimeoutMs', async () => {
     const client = await HandshakeClient.connect(strict.url)
     const t0 = performance.now()
     const reply = await client.callTool('roots-only', {}, { onRequest: () => 'ignore' })
@@ -31,7 +31,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     expect(elapsed).toBeLessThan(2_000)
   })
 
-  it('ends a call whose elicitation is never answered after requestTimeoutMs instead of hanging', async () => {
+  it('endsACallWhoseElicitationIsNeverAnsweredAfterRequestTimeoutMsInsteadOfHanging', async () => {
     const client = await HandshakeClient.connect(strict.url)
     const t0 = performance.now()
     const reply = await client.callTool('await-style', {}, { onRequest: () => 'ignore' })
@@ -39,7 +39,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     expect(reply.body).toBeDefined()
   })
 
-  it('ends a call whose elicitation is never answered with an error, not a user cancel', async () => {
+  it('endsACallWhoseElicitationIsNeverAnsweredWithAnErrorNotAUserCancel', async () => {
     const client = await HandshakeClient.connect(strict.url)
     const reply = await client.callTool('await-style', {}, { onRequest: () => 'ignore' })
     const isError =
@@ -47,7 +47,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     expect(isError).toBe(true)
   })
 
-  it('aborts the handler on notifications/cancelled and writes no response for the call', async () => {
+  it('abortsTheHandlerOnNotificationsCancelledAndWritesNoResponseForTheCall', async () => {
     seen.started = gate()
     seen.abortedGate = gate()
     const before = seen.aborted
@@ -67,7 +67,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     expect(reply.status).toBe(202)
   })
 
-  it('ignores notifications/cancelled for another id or another session', async () => {
+  it('ignoresNotificationsCancelledForAnotherIdOrAnotherSession', async () => {
     seen.started = gate()
     seen.abortedGate = gate()
     const client = await HandshakeClient.connect(main.url)
@@ -86,7 +86,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     await (await pending).text()
   })
 
-  it('does not cancel request 7 on notifications/cancelled for requestId "7"', async () => {
+  it('doesNotCancelRequest7OnACancelForTheStringRequestId7', async () => {
     seen.started = gate()
     seen.abortedGate = gate()
     const client = await HandshakeClient.connect(main.url)
@@ -123,7 +123,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     return { client, request: request!, priming: priming!, rest, errors }
   }
 
-  it('stops waiting for an elicitation answer on notifications/cancelled and writes no response', async () => {
+  it('stopsWaitingForAnElicitationAnswerOnNotificationsCancelledAndWritesNoResponse', async () => {
     const { client, request, rest } = await cancelDuringAsk('cancel-ask')
     expect(rest.filter((m) => m.id === 'cancel-ask')).toEqual([])
     // A late answer to the abandoned request is still acknowledged, and changes nothing.
@@ -133,12 +133,12 @@ describe('bounds: timeout, cancellation, rounds', () => {
     ).toBe(202)
   })
 
-  it('ends the stream of a cancelled call cleanly, with nothing logged as an error', async () => {
+  it('endsTheStreamOfACancelledCallCleanlyWithNothingLoggedAsAnError', async () => {
     const { errors } = await cancelDuringAsk('cancel-clean')
     expect(errors().map((e) => e.obj.event)).toEqual([])
   })
 
-  it('ends a resumption of a cancelled call instead of holding it open forever', async () => {
+  it('endsAResumptionOfACancelledCallInsteadOfHoldingItOpenForever', async () => {
     const { client, priming } = await cancelDuringAsk('cancel-resume')
     const controller = new AbortController()
     const response = await client.get(priming.id, {}, controller.signal)
@@ -151,7 +151,7 @@ describe('bounds: timeout, cancellation, rounds', () => {
     }
   })
 
-  it('refuses a tool that asks forever after maxRounds (3) rounds', async () => {
+  it('refusesAToolThatAsksForeverAfterMaxRoundsOf3', async () => {
     const client = await HandshakeClient.connect(strict.url)
     const reply = await client.callTool(
       'forever',

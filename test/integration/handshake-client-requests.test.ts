@@ -20,7 +20,7 @@ import { main, nameForm, useAskingServers } from './fixtures/asking-servers.ts'
 useAskingServers()
 
 describe('MRTR handlers through real elicitation/create requests', () => {
-  it('runs an await-style tool: one elicitation/create on the POST stream, then the result', async () => {
+  it('runsAnAwaitStyleToolOneElicitationCreateOnThePostStreamThenTheResult', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool('await-style', {}, { onRequest: acceptWith({ name: 'Ada' }) })
     expect(reply.status).toBe(200)
@@ -51,7 +51,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(reply.requests.map((r) => r.method)).toEqual(['elicitation/create'])
   })
 
-  it('acknowledges the POSTed answer with 202', async () => {
+  it('acknowledgesThePostedAnswerWith202', async () => {
     const client = await HandshakeClient.connect(main.url)
     const response = await client.open(
       'tools/call',
@@ -73,7 +73,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(await reader.next()).toBeUndefined()
   })
 
-  it('runs a two-step tool: two sequential requests, the second built from the first answer', async () => {
+  it('runsATwoStepToolTwoSequentialRequestsTheSecondBuiltFromTheFirstAnswer', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'two-step',
@@ -91,7 +91,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(new Set(reply.requests.map((r) => r.id)).size).toBe(2)
   })
 
-  it('passes a decline to the handler', async () => {
+  it('passesADeclineToTheHandler', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'two-step',
@@ -106,7 +106,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(textOf(resultOf(reply))).toBe('no size')
   })
 
-  it('mints an elicitationId for a URL elicitation', async () => {
+  it('mintsAnElicitationIdForAUrlElicitation', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'url-style',
@@ -119,14 +119,14 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(params.elicitationId).toEqual(expect.any(String))
   })
 
-  it('sends roots/list and sampling/createMessage as real requests too', async () => {
+  it('sendsRootsListAndSamplingCreateMessageAsRealRequestsToo', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool('sample-and-roots', {}, { onRequest: acceptWith({}) })
     expect(textOf(resultOf(reply))).toBe('file:///workspace / test-model')
     expect(reply.requests.map((r) => r.method)).toEqual(['roots/list', 'sampling/createMessage'])
   })
 
-  it('refuses to ask a client that did not declare elicitation', async () => {
+  it('refusesToAskAClientThatDidNotDeclareElicitation', async () => {
     const client = await HandshakeClient.connect(main.url, {})
     const bare = new HandshakeClient(main.url, { capabilities: {} })
     await bare.initialize()
@@ -136,7 +136,7 @@ describe('MRTR handlers through real elicitation/create requests', () => {
     expect(client.sessionId).not.toBe(bare.sessionId)
   })
 
-  it('reads a JSON-RPC error reply to an elicitation as a cancel', async () => {
+  it('readsAJsonRpcErrorReplyToAnElicitationAsACancel', async () => {
     const client = await HandshakeClient.connect(main.url)
     const reply = await client.callTool(
       'await-style',

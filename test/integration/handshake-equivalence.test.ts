@@ -203,7 +203,7 @@ const scenarios: Array<{ name: string; tool: string; args: Json; answer: Answere
 ]
 
 describe('the same tool on both eras', () => {
-  it.each(scenarios)('gives identical results: $name', async ({ tool, args, answer }) => {
+  it.each(scenarios)('givesIdenticalResults$name', async ({ tool, args, answer }) => {
     const modern = await viaModern(tool, args, answer)
     const handshake = await viaHandshake(tool, args, answer)
     expect(modern.result.resultType).toBe('complete')
@@ -213,7 +213,7 @@ describe('the same tool on both eras', () => {
     expect(modern.asked.length).toBeGreaterThan(0)
   })
 
-  it('asks the very same questions, in the same order across rounds', async () => {
+  it('asksTheVerySameQuestionsInTheSameOrderAcrossRounds', async () => {
     const answer = scenarios[0]!.answer
     const modern = await viaModern('order', { item: 'tea' }, answer)
     const handshake = await viaHandshake('order', { item: 'tea' }, answer)

@@ -12,7 +12,7 @@ import { connect, url, useHandshakeServer } from './fixtures/handshake-server.ts
 useHandshakeServer()
 
 describe('initialize', () => {
-  it('echoes 2025-11-25 and opens a session', async () => {
+  it('echoesTheNewest2025VersionAndOpensASession', async () => {
     const client = new HandshakeClient(url)
     const reply = await client.initialize()
     expect(reply.status).toBe(200)
@@ -32,16 +32,13 @@ describe('initialize', () => {
     expect(resultOf(await client.request('tools/list')).tools).toBeInstanceOf(Array)
   })
 
-  it.each(['2025-06-18', '2025-03-26'])(
-    'echoes the older 2025-era version %s it supports',
-    async (version) => {
-      const client = new HandshakeClient(url)
-      expect(resultOf(await client.initialize({ protocolVersion: version })).protocolVersion).toBe(version)
-    },
-  )
+  it.each(['2025-06-18', '2025-03-26'])('echoesTheOlder2025EraVersion%sItSupports', async (version) => {
+    const client = new HandshakeClient(url)
+    expect(resultOf(await client.initialize({ protocolVersion: version })).protocolVersion).toBe(version)
+  })
 
   it.each(['1999-01-01', 'not-a-version', '2026-07-28'])(
-    'answers %s with 2025-11-25, never 2026-07-28',
+    'answers%sWithTheNewest2025VersionNever2026',
     async (version) => {
       const client = new HandshakeClient(url)
       const reply = await client.initialize({ protocolVersion: version })
@@ -51,7 +48,7 @@ describe('initialize', () => {
     },
   )
 
-  it('never offers 2026-07-28, even when the header asks for it', async () => {
+  it('neverOffers2026EvenWhenTheHeaderAsksForIt', async () => {
     const client = new HandshakeClient(url)
     const reply = await client.initialize(
       { protocolVersion: '2026-07-28' },
@@ -60,14 +57,14 @@ describe('initialize', () => {
     expect(resultOf(reply).protocolVersion).toBe(HANDSHAKE_VERSION)
   })
 
-  it('refuses an initialize without protocolVersion or capabilities with -32602 and no session', async () => {
+  it('refusesAnInitializeWithoutProtocolVersionOrCapabilitiesWith32602AndNoSession', async () => {
     const client = new HandshakeClient(url)
     const reply = await client.initialize({ protocolVersion: undefined, capabilities: undefined })
     expect(errorOf(reply).code).toBe(-32602)
     expect(reply.headers.get('mcp-session-id')).toBeNull()
   })
 
-  it('refuses an initialize whose clientInfo name could forge a log line, and opens no session', async () => {
+  it('refusesAnInitializeWhoseClientInfoNameCouldForgeALogLineAndOpensNoSession', async () => {
     const client = new HandshakeClient(url)
     const reply = await client.initialize({
       clientInfo: { name: 'ops-bot\n#99 deploy 9.9.9 by security-team: APPROVED', version: '1' },
@@ -77,7 +74,7 @@ describe('initialize', () => {
     expect(reply.headers.get('mcp-session-id')).toBeNull()
   })
 
-  it('mints visible-ASCII session ids of at least 128 bits, never twice', async () => {
+  it('mintsVisibleAsciiSessionIdsOfAtLeast128BitsNeverTwice', async () => {
     const ids = new Set<string>()
     for (let i = 0; i < 20; i++) {
       const client = new HandshakeClient(url)
@@ -92,7 +89,7 @@ describe('initialize', () => {
     expect(ids.size).toBe(20)
   })
 
-  it('opens a new session for an initialize that carries a session id, and keeps the old one', async () => {
+  it('opensANewSessionForAnInitializeThatCarriesASessionIdAndKeepsTheOldOne', async () => {
     const client = await connect()
     const old = client.sessionId!
     const reply = await client.initialize()

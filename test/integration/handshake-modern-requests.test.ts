@@ -12,7 +12,7 @@ import { connect, url, useHandshakeServer } from './fixtures/handshake-server.ts
 useHandshakeServer()
 
 describe('modern requests on the same endpoint', () => {
-  it('serves a modern request carrying a stale Mcp-Session-Id statelessly, with no session header', async () => {
+  it('servesAModernRequestCarryingAStaleMcpSessionIdStatelesslyWithNoSessionHeader', async () => {
     const handshake = await connect()
     const stale = handshake.sessionId!
     expect((await handshake.delete()).status).toBe(200)
@@ -31,7 +31,7 @@ describe('modern requests on the same endpoint', () => {
     }
   })
 
-  it('serves a modern request carrying a live session id statelessly too, and leaves the session alone', async () => {
+  it('servesAModernRequestCarryingALiveSessionIdStatelesslyTooAndLeavesTheSessionAlone', async () => {
     const handshake = await connect()
     const modern = new McpHttpClient(url)
     const reply = await modern.request(
@@ -53,7 +53,7 @@ describe('modern requests on the same endpoint', () => {
     expect(resultOf(await handshake.request('ping'))).toStrictEqual({})
   })
 
-  it('never mints a session for a modern request', async () => {
+  it('neverMintsASessionForAModernRequest', async () => {
     const modern = new McpHttpClient(url)
     const reply = await modern.request('tools/list')
     expect(reply.headers.get('mcp-session-id')).toBeNull()

@@ -89,7 +89,7 @@ async function drain(reader: EventReader): Promise<SseEvent[]> {
 }
 
 describe('resuming a stream the server closed', () => {
-  it('delivers the remaining events and the result, live, after GET + Last-Event-ID', async () => {
+  it('deliversTheRemainingEventsAndTheResultLiveAfterAGetWithLastEventId', async () => {
     release = gate()
     const client = await HandshakeClient.connect(running.url)
     const response = await client.open(
@@ -127,7 +127,7 @@ describe('resuming a stream the server closed', () => {
     for (const id of ids) expect(parseEventId(id!)?.streamId).toBe(stream)
   })
 
-  it('replays everything after the given id once the call has finished, then ends', async () => {
+  it('replaysEverythingAfterTheGivenIdOnceTheCallHasFinishedThenEnds', async () => {
     const client = await HandshakeClient.connect(running.url)
     const live = await client.callTool('detach-quick', {}, { meta: { progressToken: 'q' }, id: 'q1' })
     expect(live.body).toBeUndefined()
@@ -145,7 +145,7 @@ describe('resuming a stream the server closed', () => {
     expect((await client.resume(live.lastEventId!, { expectId: 'q1' })).events).toEqual(missed.events)
   })
 
-  it('treats a client-side disconnect as no cancellation: the call goes on and is resumable', async () => {
+  it('treatsAClientSideDisconnectAsNoCancellationTheCallGoesOnAndIsResumable', async () => {
     const client = await HandshakeClient.connect(running.url)
     const controller = new AbortController()
     const response = await client.open(
@@ -168,7 +168,7 @@ describe('resuming a stream the server closed', () => {
 })
 
 describe('what is never replayed', () => {
-  it('does not replay a Last-Event-ID of another session', async () => {
+  it('doesNotReplayALastEventIdOfAnotherSession', async () => {
     const alice = await HandshakeClient.connect(running.url)
     const bob = await HandshakeClient.connect(running.url)
     const live = await alice.callTool('detach-quick', {}, { meta: { progressToken: 'a' }, id: 'a1' })
@@ -191,7 +191,7 @@ describe('what is never replayed', () => {
     expect(textOf(resultOf(await alice.resume(stolen, { expectId: 'a1' })))).toBe('quick')
   })
 
-  it('does not replay another session whose id starts like this one', async () => {
+  it('doesNotReplayAnotherSessionWhoseIdStartsLikeThisOne', async () => {
     const alice = await HandshakeClient.connect(running.url)
     const live = await alice.callTool('detach-quick', {}, { meta: { progressToken: 'a' }, id: 'a2' })
     await sleep(50)
@@ -202,7 +202,7 @@ describe('what is never replayed', () => {
     expect(JSON.stringify(reply?.messages ?? [])).not.toContain('"progress"')
   })
 
-  it('answers a Last-Event-ID of its own session that names no stream with an empty stream', async () => {
+  it('answersALastEventIdOfItsOwnSessionThatNamesNoStreamWithAnEmptyStream', async () => {
     const client = await HandshakeClient.connect(running.url)
     const reply = await readAnswer(await client.get(`${client.sessionId}.nothing-here/1`), {
       timeoutMs: 1_000,

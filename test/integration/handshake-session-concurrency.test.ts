@@ -27,7 +27,7 @@ describe('session state under concurrent requests', () => {
     close: () => inner.close(),
   })
 
-  it('keeps every subscription made by concurrent requests', async () => {
+  it('keepsEverySubscriptionMadeByConcurrentRequests', async () => {
     const inner = memorySessionStore()
     const slow = createServer({
       name: 'it-slow-store',

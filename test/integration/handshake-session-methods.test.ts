@@ -19,20 +19,20 @@ import { app, connect, url, useHandshakeServer } from './fixtures/handshake-serv
 useHandshakeServer()
 
 describe('methods of the session', () => {
-  it('answers ping with exactly {}', async () => {
+  it('answersPingWithExactlyAnEmptyObject', async () => {
     const client = await connect()
     const reply = await client.request('ping', undefined, { id: 'p-1' })
     expect(reply.status).toBe(200)
     expect(reply.body).toStrictEqual({ jsonrpc: '2.0', id: 'p-1', result: {} })
   })
 
-  it('answers ping even before notifications/initialized', async () => {
+  it('answersPingEvenBeforeNotificationsInitialized', async () => {
     const client = new HandshakeClient(url)
     await client.initialize()
     expect(resultOf(await client.request('ping'))).toStrictEqual({})
   })
 
-  it('sends notifications/message at or above the level set by logging/setLevel', async () => {
+  it('sendsNotificationsMessageAtOrAboveTheLevelSetByLoggingSetLevel', async () => {
     const client = await connect()
     const quiet = await client.callTool('chatty')
     expect(quiet.notifications).toEqual([])
@@ -61,12 +61,12 @@ describe('methods of the session', () => {
     ])
   })
 
-  it('refuses an unknown logging level with -32602', async () => {
+  it('refusesAnUnknownLoggingLevelWith32602', async () => {
     const client = await connect()
     expect(errorOf(await client.request('logging/setLevel', { level: 'loud' })).code).toBe(-32602)
   })
 
-  it('delivers notifications/resources/updated for subscribed URIs on the GET stream', async () => {
+  it('deliversNotificationsResourcesUpdatedForSubscribedUrisOnTheGetStream', async () => {
     const client = await connect()
     const reader = new EventReader(await client.get())
     const priming = await reader.next()
@@ -93,7 +93,7 @@ describe('methods of the session', () => {
     await reader.cancel()
   })
 
-  it('delivers a tool list change on the GET stream of every open session', async () => {
+  it('deliversAToolListChangeOnTheGetStreamOfEveryOpenSession', async () => {
     const one = await connect()
     const two = await connect()
     const readers = [new EventReader(await one.get()), new EventReader(await two.get())]
@@ -113,7 +113,7 @@ describe('methods of the session', () => {
     }
   })
 
-  it('gives event ids on the GET stream that name this session', async () => {
+  it('givesEventIdsOnTheGetStreamThatNameThisSession', async () => {
     const client = await connect()
     const reader = new EventReader(await client.get())
     const priming = await reader.next()
@@ -122,7 +122,7 @@ describe('methods of the session', () => {
     await reader.cancel()
   })
 
-  it('returns results without resultType, ttlMs or cacheScope', async () => {
+  it('returnsResultsWithoutResultTypeTtlMsOrCacheScope', async () => {
     const client = await connect()
     const calls: Array<[string, Json | undefined]> = [
       ['tools/list', undefined],
@@ -148,7 +148,7 @@ describe('methods of the session', () => {
     expect(textOf(resultOf(await client.callTool('echo', { text: 'hi' })))).toBe('echo: hi')
   })
 
-  it('answers a missing resource with -32002', async () => {
+  it('answersAMissingResourceWith32002', async () => {
     const client = await connect()
     for (const uri of ['notes://missing', 'config://nope']) {
       const reply = await client.request('resources/read', { uri })
@@ -157,13 +157,13 @@ describe('methods of the session', () => {
     }
   })
 
-  it('refuses the modern-only methods in a session', async () => {
+  it('refusesTheModernOnlyMethodsInASession', async () => {
     const client = await connect()
     expect(errorOf(await client.request('server/discover')).code).toBe(-32601)
     expect(errorOf(await client.request('subscriptions/listen', { notifications: {} })).code).toBe(-32601)
   })
 
-  it('answers bad tool arguments with -32602, like the modern era', async () => {
+  it('answersBadToolArgumentsWith32602LikeTheModernEra', async () => {
     const client = await connect()
     expect(errorOf(await client.callTool('echo', { text: 3 })).code).toBe(-32602)
     expect(errorOf(await client.callTool('no-such-tool')).code).toBe(-32602)

@@ -37,7 +37,7 @@ beforeAll(async () => {
       await new Promise<void>((resolve, reject) => {
         release = resolve
         ctx.signal.addEventListener('abort', () => {
-          stopped.push(String(ctx.requestId))
+          stopped.push(String(ctx.request.id))
           reject(new Error('cancelled'))
         })
       })

@@ -21,7 +21,7 @@ const ALICE = { issuer: 'https://idp.example', subject: 'alice', clientId: 'app'
 const MALLORY = { issuer: 'https://idp.example', subject: 'mallory', clientId: 'app' }
 
 describe('sessions', () => {
-  it('answers an unknown session id with 404 on POST, GET and DELETE', async () => {
+  it('answersAnUnknownSessionIdWith404OnPostGetAndDelete', async () => {
     const client = new HandshakeClient(url)
     client.sessionId = 'no-such-session-aaaaaaaaaaaaaaaaaaaaaaaaaaaa'
     client.protocolVersion = HANDSHAKE_VERSION
@@ -34,7 +34,7 @@ describe('sessions', () => {
     expect((await client.notify('notifications/initialized')).status).toBe(404)
   })
 
-  it('answers a non-initialize request without a session id with 400', async () => {
+  it('answersANonInitializeRequestWithoutASessionIdWith400', async () => {
     const client = await connect()
     const reply = await client.request('tools/list', undefined, { headers: { 'mcp-session-id': null } })
     expect(reply.status).toBe(400)
@@ -43,7 +43,7 @@ describe('sessions', () => {
     expect(get.status).toBe(400)
   })
 
-  it('answers an unsupported MCP-Protocol-Version in a session with 400', async () => {
+  it('answersAnUnsupportedMcpProtocolVersionInASessionWith400', async () => {
     const client = await connect()
     const reply = await client.request('tools/list', undefined, {
       headers: { 'mcp-protocol-version': '1999-01-01' },
@@ -51,7 +51,7 @@ describe('sessions', () => {
     expect(reply.status).toBe(400)
   })
 
-  it('ends a session on DELETE: 200, then 404 for the id', async () => {
+  it('endsASessionOnDelete200Then404ForTheId', async () => {
     const client = await connect()
     expect(resultOf(await client.request('ping')).constructor).toBe(Object)
     const gone = await client.delete()
@@ -61,7 +61,7 @@ describe('sessions', () => {
     expect((await client.delete()).status).toBe(404)
   })
 
-  it('ends the open GET stream of a session on DELETE', async () => {
+  it('endsTheOpenGetStreamOfASessionOnDelete', async () => {
     const client = await connect()
     const reader = new EventReader(await client.get())
     expect((await reader.next())?.id).toBeDefined()
@@ -69,7 +69,7 @@ describe('sessions', () => {
     expect(await reader.next(2_000)).toBeUndefined()
   })
 
-  it('treats a session used by another principal as unknown (404), and keeps it for its owner', async () => {
+  it('treatsASessionUsedByAnotherPrincipalAsUnknown404AndKeepsItForItsOwner', async () => {
     const alice = await connect(bearer(ALICE))
     expect(resultOf(await alice.request('ping'))).toEqual({})
     const stolen = alice.at(url)
@@ -88,7 +88,7 @@ describe('sessions', () => {
     expect(resultOf(await alice.request('ping'))).toEqual({})
   })
 
-  it('keeps an anonymous session away from an authenticated caller', async () => {
+  it('keepsAnAnonymousSessionAwayFromAnAuthenticatedCaller', async () => {
     const anonymous = await connect()
     const reply = await anonymous.request('ping', undefined, { headers: bearer(ALICE) })
     expect(reply.status).toBe(404)

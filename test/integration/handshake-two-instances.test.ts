@@ -7,9 +7,10 @@
  * with the reason printed otherwise); keys live under a prefix unique to this run and are deleted.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, elicitForm, generateStateKey, type McpServer } from '@tessera/core'
+import { createServer, elicitForm, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { memoryNotificationBus, type NotificationBus, parseEventId } from '@tessera/core/ports'
+import { generateStateKey } from '@tessera/core/request-state'
 import { redisEventStore, redisNotificationBus, redisSessionStore } from '@tessera/store-redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -95,7 +96,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     await admin.quit()
   })
 
-  it('serves on B a session opened on A (tools/list, tools/call)', async () => {
+  it('servesOnBASessionOpenedOnAForToolsListAndToolsCall', async () => {
     const onA = await HandshakeClient.connect(a.url)
     const onB = onA.at(b.url)
     const list = resultOf(await onB.request('tools/list'))
@@ -108,7 +109,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     expect(resultOf(await onA.request('ping'))).toStrictEqual({})
   })
 
-  it('resumes on B a stream cut on A, missing no event', async () => {
+  it('resumesOnBAStreamCutOnAMissingNoEvent', async () => {
     const onA = await HandshakeClient.connect(a.url)
     const response = await onA.open(
       'tools/call',
@@ -150,7 +151,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     for (const id of ids) expect(parseEventId(id)?.streamId).toBe(stream)
   })
 
-  it('ends the session for A when B deletes it', async () => {
+  it('endsTheSessionForAWhenBDeletesIt', async () => {
     const onA = await HandshakeClient.connect(a.url)
     expect(resultOf(await onA.request('ping'))).toStrictEqual({})
     expect((await onA.at(b.url).delete()).status).toBe(200)
@@ -159,7 +160,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     expect((await onA.at(b.url).request('tools/list')).status).toBe(404)
   })
 
-  it('ends the GET stream held on A when B deletes the session, given a shared bus', async () => {
+  it('endsTheGetStreamHeldOnAWhenBDeletesTheSessionGivenASharedBus', async () => {
     // The change bus is per process by default; instances that share one (here: in memory, as a
     // stand-in for a pub/sub bus) also carry the end of a session to the instance holding its streams.
     const bus = memoryNotificationBus()
@@ -176,7 +177,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     }
   })
 
-  it('never gives an answer meant for a request of A to a request of B', async () => {
+  it('neverGivesAnAnswerMeantForARequestOfAToARequestOfB', async () => {
     const a5 = await listen(build('A5'), { port: 0 })
     const b5 = await listen(build('B5'), { port: 0 })
     const readers: EventReader[] = []
@@ -207,7 +208,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     }
   })
 
-  it('refuses a session of A on B for another principal', async () => {
+  it('refusesASessionOfAOnBForAnotherPrincipal', async () => {
     const aAuth = await listen(build('A2'), {
       port: 0,
       auth: { authenticate: () => ({ subject: 'alice', issuer: 'idp' }) },
@@ -224,7 +225,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     }
   })
 
-  it('completes a modern MRTR round trip across instances (shared requestState keys)', async () => {
+  it('completesAModernMrtrRoundTripAcrossInstancesWithSharedRequestStateKeys', async () => {
     const first = await new McpHttpClient(a.url).callTool('ask')
     const asked = first.body?.result as Json
     expect(asked.resultType).toBe('input_required')
@@ -261,7 +262,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       await Promise.all([a4?.close(), b4?.close()])
     })
 
-    it('completes on A the question A asked when the client answers B', async () => {
+    it('completesOnATheQuestionAAskedWhenTheClientAnswersB', async () => {
       const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(
         await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-ask' }),
@@ -276,7 +277,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       expect(textOf((final as Json).result as Json)).toBe('ok=true')
     })
 
-    it('stops on A the call the client cancels on B', async () => {
+    it('stopsOnATheCallTheClientCancelsOnB', async () => {
       const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(
         await onA.open('tools/call', { name: 'ask', arguments: {} }, { id: 'x-cancel' }),
@@ -292,7 +293,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       expect(rest.filter((m) => m.id === 'x-cancel')).toEqual([])
     })
 
-    it('ends the GET stream held on A when B deletes the session', async () => {
+    it('endsTheGetStreamHeldOnAWhenBDeletesTheSession', async () => {
       const onA = await HandshakeClient.connect(a4.url)
       const reader = new EventReader(await onA.get())
       expect((await reader.next())?.id?.startsWith(`${onA.sessionId}.`)).toBe(true)
@@ -300,7 +301,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
       expect(await reader.next(2_000)).toBeUndefined()
     })
 
-    it('tells a session on B that a resource changed on A', async () => {
+    it('tellsASessionOnBThatAResourceChangedOnA', async () => {
       const onB = await HandshakeClient.connect(b4.url)
       expect(resultOf(await onB.request('resources/subscribe', { uri: 'config://shared' }))).toStrictEqual({})
       const reader = new EventReader(await onB.get())
@@ -316,7 +317,7 @@ describe.skipIf(!url)('two instances sharing Redis stores', () => {
     })
   })
 
-  it('serves the 2025-11-25 elicitation when the answer comes back to the instance that asked', async () => {
+  it('servesThe2025ElicitationWhenTheAnswerComesBackToTheInstanceThatAsked', async () => {
     const onA = await HandshakeClient.connect(a.url)
     const reply = await onA.callTool(
       'ask',

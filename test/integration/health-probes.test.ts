@@ -5,8 +5,9 @@
  * again when it comes back. The Redis is one of this test's own (a `redis-server` on a free port),
  * so stopping it disturbs no other test; without the binary the Redis case is skipped and says so.
  */
-import { createServer, generateStateKey } from '@tessera/core'
+import { createServer } from '@tessera/core'
 import { createFetchHandler, listen } from '@tessera/core/http'
+import { generateStateKey } from '@tessera/core/request-state'
 import { redisStores } from '@tessera/store-redis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { capturingLogger } from '../helpers/mcp-http.ts'

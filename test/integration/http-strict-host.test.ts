@@ -47,7 +47,7 @@ describe('Host and Origin, strictly', () => {
   })
 
   it.each(['[::1]evil.example', 'localhost:evil', '127.0.0.1:99999', 'local host', '127.0.0.1:'])(
-    'refusesTheHost %s As400',
+    'refusesTheHost%sAs400',
     async (host) => {
       const reply = await send([`host: ${host}`])
       expect(reply.status).toBe(400)
@@ -59,7 +59,7 @@ describe('Host and Origin, strictly', () => {
   )
 
   it.each(['http://localhost/path', 'http://localhost:3000/?q=1', 'http://user@localhost', 'null'])(
-    'refusesTheOrigin %s As403',
+    'refusesTheOrigin%sAs403',
     async (origin) => {
       const reply = await send([`host: 127.0.0.1:${running.port}`, `origin: ${origin}`])
       expect(reply.status).toBe(403)
@@ -72,7 +72,7 @@ describe('Host and Origin, strictly', () => {
     ['localhost', 'http://localhost:5173'],
     ['[::1]:PORT', 'http://[::1]:8080'],
     ['LOCALHOST:PORT', 'https://127.0.0.1'],
-  ])('servesTheHost %s WithTheOrigin %s', async (host, origin) => {
+  ])('servesTheHost%sWithTheOrigin%s', async (host, origin) => {
     const lines = [`host: ${host.replace('PORT', String(running.port))}`]
     if (origin !== undefined) lines.push(`origin: ${origin}`)
     const reply = await send(lines)

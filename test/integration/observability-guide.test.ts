@@ -16,8 +16,10 @@ import {
   MeterProvider,
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics'
-import { createServer, elicitForm, generateStateKey, wireMappings } from '@tessera/core'
+import { createServer, elicitForm } from '@tessera/core'
 import { listen } from '@tessera/core/http'
+import { wireMappings } from '@tessera/core/protocol'
+import { generateStateKey } from '@tessera/core/request-state'
 import { sqliteReplayStore } from '@tessera/store-sqlite'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'

@@ -3,7 +3,8 @@
  * requestState binding for principals without a stable identity: an authenticated caller without
  * a subject fails closed, and a configured principal extractor binds to what it extracts.
  */
-import { type AuthInfo, originatingRequestBinder } from '@tessera/core'
+import type { AuthInfo } from '@tessera/core'
+import { originatingRequestBinder } from '@tessera/core/request-state'
 import { describe, expect, it } from 'vitest'
 import { resultOf } from '../helpers/mcp-http.ts'
 import {

@@ -5,9 +5,10 @@
  * 127.0.0.1: once, whatever else then serves it and however many requests come; a single-use tool
  * registered while serving is named then; a server with keys and a replay store hears nothing.
  */
-import { createServer, generateStateKey } from '@tessera/core'
+import { createServer } from '@tessera/core'
 import { createFetchHandler, listen } from '@tessera/core/http'
 import { memoryReplayStore } from '@tessera/core/ports'
+import { generateStateKey } from '@tessera/core/request-state'
 import { describe, expect, it } from 'vitest'
 import { capturingLogger, McpHttpClient, resultOf } from '../helpers/mcp-http.ts'
 

@@ -133,7 +133,7 @@ afterAll(async () => {
 })
 
 describe('before initialize', () => {
-  it('refuses a 2025-11-25 request (no _meta) before initialize with -32602, and serves a modern one', async () => {
+  it('refusesA2025RequestWithoutMetaBeforeInitializeWith32602AndServesAModernOne', async () => {
     const refused = await fresh.request(1, 'tools/list')
     expect((refused.error as Json).code).toBe(-32602)
     const modern = await fresh.request(2, 'tools/list', modernParams())
@@ -150,7 +150,7 @@ describe('before initialize', () => {
 })
 
 describe('after initialize', () => {
-  it('serves 2025-11-25 requests without resultType or cache hints', async () => {
+  it('serves2025RequestsWithoutResultTypeOrCacheHints', async () => {
     const list = await session.request(10, 'tools/list')
     const result = list.result as Json
     expect((result.tools as Json[]).map((t) => t.name)).toEqual(['echo', 'ask', 'chatty'])
@@ -163,7 +163,7 @@ describe('after initialize', () => {
     expect(call).not.toHaveProperty('resultType')
   })
 
-  it('sends elicitation/create on stdout and completes when the answer comes on stdin', async () => {
+  it('sendsElicitationCreateOnStdoutAndCompletesWhenTheAnswerComesOnStdin', async () => {
     session.send({ jsonrpc: '2.0', id: 20, method: 'tools/call', params: { name: 'ask', arguments: {} } })
     const request = await session.next((m) => m.method === 'elicitation/create')
     expect(request).toMatchObject({ jsonrpc: '2.0', params: { mode: 'form', message: 'Your name?' } })
@@ -175,7 +175,7 @@ describe('after initialize', () => {
     expect(done.result).not.toHaveProperty('resultType')
   })
 
-  it('reads an error reply to elicitation/create as a cancel', async () => {
+  it('readsAnErrorReplyToElicitationCreateAsACancel', async () => {
     session.send({ jsonrpc: '2.0', id: 21, method: 'tools/call', params: { name: 'ask', arguments: {} } })
     const request = await session.next((m) => m.method === 'elicitation/create')
     session.send({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'dialog closed' } })
@@ -183,7 +183,7 @@ describe('after initialize', () => {
     expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'refused: cancel' }] })
   })
 
-  it('stops a call on notifications/cancelled while it waits for an answer, with no response', async () => {
+  it('stopsACallOnNotificationsCancelledWhileItWaitsForAnAnswerWithNoResponse', async () => {
     session.send({ jsonrpc: '2.0', id: 22, method: 'tools/call', params: { name: 'ask', arguments: {} } })
     const request = await session.next((m) => m.method === 'elicitation/create')
     session.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 22 } })
@@ -195,7 +195,7 @@ describe('after initialize', () => {
     expect(session.lines.filter((m) => m.id === 22)).toEqual([])
   })
 
-  it('applies logging/setLevel to later calls', async () => {
+  it('appliesLoggingSetLevelToLaterCalls', async () => {
     expect((await session.request(30, 'logging/setLevel', { level: 'error' })).result).toStrictEqual({})
     session.send({ jsonrpc: '2.0', id: 31, method: 'tools/call', params: { name: 'chatty', arguments: {} } })
     const log = await session.next((m) => m.method === 'notifications/message')
@@ -204,7 +204,7 @@ describe('after initialize', () => {
     expect(session.lines.filter((m) => m.method === 'notifications/message')).toHaveLength(1)
   })
 
-  it('still answers a modern line (with _meta) the modern way on the same process', async () => {
+  it('stillAnswersAModernLineWithMetaTheModernWayOnTheSameProcess', async () => {
     const list = (await session.request(40, 'tools/list', modernParams())).result as Json
     expect(list.resultType).toBe('complete')
     expect(list.ttlMs).toBeTypeOf('number')
@@ -219,12 +219,12 @@ describe('after initialize', () => {
     expect(session.lines.filter((m) => m.method === 'elicitation/create')).toHaveLength(before)
   })
 
-  it('answers a re-initialize with 2026-07-28 requested with 2025-11-25', async () => {
+  it('answersAReInitializeRequesting2026With2025', async () => {
     const again = await session.request(50, 'initialize', initialize('2026-07-28'))
     expect((again.result as Json).protocolVersion).toBe('2025-11-25')
   })
 
-  it('exits cleanly when stdin closes', async () => {
+  it('exitsCleanlyWhenStdinCloses', async () => {
     const child = new StdioChild()
     await child.request(1, 'initialize', initialize())
     expect(await child.close()).toBe(0)

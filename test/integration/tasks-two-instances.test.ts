@@ -7,8 +7,9 @@
  * the first follows what happens on the second.
  */
 import { randomBytes } from 'node:crypto'
-import { createServer, elicitForm, generateStateKey, type McpServer } from '@tessera/core'
+import { createServer, elicitForm, type McpServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
+import { generateStateKey } from '@tessera/core/request-state'
 import { redisStores } from '@tessera/store-redis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -31,7 +31,8 @@ if (process.argv.includes('--stdio')) await serveStdio(app)
 else console.log((await listen(app, { port: 0 })).url)
 `
 
-const TYPED = `import { createServer, createStateKeyFile, type McpServer } from '@tessera/core'
+const TYPED = `import { createServer, type McpServer } from '@tessera/core'
+import { createStateKeyFile } from '@tessera/core/request-state'
 import { serveCluster } from '@tessera/core/cluster'
 import { createFetchHandler, createNodeListener, listen } from '@tessera/core/http'
 import { memoryReplayStore } from '@tessera/core/ports'

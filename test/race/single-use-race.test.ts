@@ -240,11 +240,10 @@ for (const backend of backends) {
   describe.skipIf(backend.skip !== undefined)(`single-use guard across processes: ${backend.name}`, () => {
     afterAll(() => backend.cleanup())
 
-    it(`runs the action ${ROUNDS} times for ${ROUNDS} rounds of ${WORKERS} simultaneous workers`, () =>
+    it(`runsTheAction${ROUNDS}TimesFor${ROUNDS}RoundsOf${WORKERS}SimultaneousWorkers`, () =>
       raceRounds(backend))
 
-    it('holds the nonce for the whole operation, and frees it only after a killed worker’s lease', () =>
-      killMidWork(backend))
+    it('holdsTheNonceForTheWholeOperationAndFreesItOnlyAfterAKilledWorkersLease', () => killMidWork(backend))
   })
-  if (backend.skip) it.skip(`${backend.name}: skipped, ${backend.skip}`, () => {})
+  if (backend.skip) it.skip(`${backend.name}SkippedBecause${backend.skip}`, () => {})
 }

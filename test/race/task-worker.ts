@@ -9,9 +9,10 @@
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { createServer, elicitForm, generateStateKey } from '@tessera/core'
+import { createServer, elicitForm } from '@tessera/core'
 import { listen } from '@tessera/core/http'
 import type { TaskStore } from '@tessera/core/ports'
+import { generateStateKey } from '@tessera/core/request-state'
 import { postgresTaskStore } from '@tessera/store-postgres'
 import { redisTaskStore } from '@tessera/store-redis'
 import { sqliteTaskStore } from '@tessera/store-sqlite'
@@ -59,7 +60,7 @@ app.tool(
   async (_args, ctx) => {
     const answer = await ctx.ask('go', elicitForm({ message: 'Go?', schema: z.object({}) }))
     if (answer.action !== 'accept') return 'not rolled out'
-    const key = ctx.idempotencyKey ?? 'no key'
+    const key = ctx.request.idempotencyKey ?? 'no key'
     if (committed(key)) {
       appendFileSync(config.logPath, `found ${key} ${process.pid}\n`)
       return `already rolled out under ${key}`

@@ -94,7 +94,7 @@ export function registerInteractiveTools(app: McpServer): void {
     'test_input_required_result_capabilities',
     { description: 'Asks only for what the client declared.' },
     async (_a, ctx) => {
-      const caps = ctx.clientCapabilities
+      const caps = ctx.client.capabilities
       if (caps.elicitation) return answerText(await ctx.ask('user_name', askName))
       if (caps.sampling)
         return `Sampled: ${JSON.stringify((await ctx.ask('capital_question', askCapital)).content)}`

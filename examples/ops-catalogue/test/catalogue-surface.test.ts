@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 describe('discovery and lists', () => {
-  it('discover names the server and its capabilities', async () => {
+  it('discoverNamesTheServerAndItsCapabilities', async () => {
     const reply = await client.discover()
     expect(reply.status).toBe(200)
     expect(reply.result).toMatchObject({
@@ -27,7 +27,7 @@ describe('discovery and lists', () => {
     expect(reply.result?.supportedVersions).toContain('2026-07-28')
   })
 
-  it('lists the three tools, cacheable public for 60 s', async () => {
+  it('listsTheThreeToolsCacheablePublicFor60Seconds', async () => {
     const reply = await client.listTools()
     expect(reply.result?.tools.map((t) => t.name)).toEqual([
       'service_status',
@@ -53,7 +53,7 @@ describe('discovery and lists', () => {
     expect(ask.result?.resultType).toBe('input_required')
   })
 
-  it('lists the catalogue resource and the runbooks template', async () => {
+  it('listsTheCatalogueResourceAndTheRunbooksTemplate', async () => {
     const resources = await client.request<{ resources: Array<{ uri: string }> }>('resources/list')
     expect(resources.result?.resources.map((r) => r.uri)).toEqual(['ops://catalogue'])
     const templates = await client.request<{ resourceTemplates: Array<{ uriTemplate: string }> }>(
@@ -72,7 +72,7 @@ describe('discovery and lists', () => {
 })
 
 describe('tools', () => {
-  it('service_status reports owner, health, the current version and the runbooks link', async () => {
+  it('serviceStatusReportsOwnerHealthTheCurrentVersionAndTheRunbooksLink', async () => {
     const reply = await client.callTool('service_status', { service: 'search' })
     const result = reply.result as ToolResult
     expect(result.structuredContent).toMatchObject({
@@ -86,13 +86,13 @@ describe('tools', () => {
     expect(result.content?.[1]).toMatchObject({ type: 'resource_link', uri: 'ops://runbooks/search' })
   })
 
-  it('an unknown service is a readable tool error naming the known ones', async () => {
+  it('anUnknownServiceIsAReadableToolErrorNamingTheKnownOnes', async () => {
     const reply = await client.callTool('service_status', { service: 'chekout' })
     expect(reply.result?.isError).toBe(true)
     expect(textOf(reply.result)).toContain("Unknown service 'chekout'. Known services: checkout,")
   })
 
-  it('deployment_history is newest first and honours limit', async () => {
+  it('deploymentHistoryIsNewestFirstAndHonoursLimit', async () => {
     const all = (await client.callTool('deployment_history', { service: 'search' })).result!
       .structuredContent as {
       total: number
@@ -110,7 +110,7 @@ describe('tools', () => {
     expect(bad.error?.code).toBe(-32602)
   })
 
-  it('what the tools report reflects what was done', async () => {
+  it('whatTheToolsReportReflectsWhatWasDone', async () => {
     const ask = (await client.callTool('rollback', { service: 'reporting' })).result as ToolResult
     await client.callTool(
       'rollback',
@@ -143,7 +143,7 @@ describe('tools', () => {
 })
 
 describe('resources, prompt and completion', () => {
-  it('the catalogue read lists every service and keeps the private, ttlMs 0 default', async () => {
+  it('theCatalogueReadListsEveryServiceAndKeepsThePrivateTtlMs0Default', async () => {
     const reply = await client.readResource('ops://catalogue')
     expect(reply.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' })
     const content = reply.result!.contents[0]!
@@ -151,7 +151,7 @@ describe('resources, prompt and completion', () => {
     expect(JSON.parse(content.text!).services).toHaveLength(12)
   })
 
-  it('reads the runbooks of a service as Markdown, and an unknown one is not found', async () => {
+  it('readsTheRunbooksOfAServiceAsMarkdownAndAnUnknownOneIsNotFound', async () => {
     const reply = await client.readResource('ops://runbooks/checkout')
     expect(reply.result?.contents[0]).toMatchObject({
       uri: 'ops://runbooks/checkout',
@@ -162,7 +162,7 @@ describe('resources, prompt and completion', () => {
     expect(missing.error).toMatchObject({ code: -32602, data: { uri: 'ops://runbooks/nope' } })
   })
 
-  it('incident_triage puts status, recent changes and the runbooks in the messages', async () => {
+  it('incidentTriagePutsStatusRecentChangesAndTheRunbooksInTheMessages', async () => {
     const reply = await client.getPrompt('incident_triage', { service: 'edge-gateway' })
     const [intro, runbooks] = reply.result!.messages
     expect(intro?.content.text).toContain('triage an incident on Edge Gateway (edge-gateway)')
@@ -175,7 +175,7 @@ describe('resources, prompt and completion', () => {
     expect(unknown.error).toMatchObject({ code: -32602, message: "Invalid params: unknown service 'nope'." })
   })
 
-  it('completes the service of the prompt and of the runbooks template', async () => {
+  it('completesTheServiceOfThePromptAndOfTheRunbooksTemplate', async () => {
     const prompt = await client.complete(
       { type: 'ref/prompt', name: 'incident_triage' },
       { name: 'service', value: 'p' },

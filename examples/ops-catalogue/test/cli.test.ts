@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_DATA_DIR, parseCli, SHIPPED_CATALOGUE } from '../src/cli.ts'
 
 describe('parseCli', () => {
-  it('defaults to HTTP on 127.0.0.1:3000/mcp over SQLite in the package data folder', () => {
+  it('defaultsToHttpOnLoopbackPort3000OverSqliteInThePackageDataFolder', () => {
     const cli = parseCli([], {})
     expect(cli).toEqual({
       kind: 'run',
@@ -80,7 +80,7 @@ describe('parseCli', () => {
     expect(parseCli(['--stdio', ...args, '--auth-jwks', 'k.json'], {}).kind).toBe('error')
   })
 
-  it('reads PORT and TESSERA_DATA_DIR; --data wins over the environment', () => {
+  it('readsPortAndTesseraDataDirAndTheDataFlagWinsOverTheEnvironment', () => {
     const fromEnv = parseCli([], { PORT: '4100', TESSERA_DATA_DIR: '/tmp/ops-a' })
     expect(fromEnv.kind === 'run' && [fromEnv.config.port, fromEnv.config.dataDir]).toEqual([
       4100,
@@ -93,7 +93,7 @@ describe('parseCli', () => {
     })
   })
 
-  it('selects stdio, workers and the shared stores', () => {
+  it('selectsStdioWorkersAndTheSharedStores', () => {
     const stdio = parseCli(['--stdio'], {})
     expect(stdio.kind === 'run' && stdio.config.mode).toBe('stdio')
     const workers = parseCli(['--workers', '4', '--redis', 'redis://127.0.0.1:6379'], {})
@@ -103,7 +103,7 @@ describe('parseCli', () => {
     ])
   })
 
-  it('refuses what cannot work together, or at all', () => {
+  it('refusesWhatCannotWorkTogetherOrAtAll', () => {
     expect(parseCli(['--stdio', '--workers', '2'], {}).kind).toBe('error')
     expect(parseCli(['--redis', 'redis://x', '--postgres', 'postgres://y'], {}).kind).toBe('error')
     expect(parseCli(['--workers', 'many'], {}).kind).toBe('error')

@@ -39,7 +39,7 @@ afterAll(async () => {
 })
 
 describe(`--workers ${WORKERS}`, () => {
-  it(`${ROUNDS} rounds of ${PARALLEL} parallel retries of one answer roll back exactly ${ROUNDS} times`, async () => {
+  it(`${ROUNDS}RoundsOf${PARALLEL}ParallelRetriesOfOneAnswerRollBackExactly${ROUNDS}Times`, async () => {
     // One service per round, so every round has an earlier version to go back to.
     const services = loadCatalogue(SHIPPED_CATALOGUE).ids().slice(0, ROUNDS)
     const duplicates: string[] = []
@@ -93,7 +93,7 @@ describe(`--workers ${WORKERS}`, () => {
     expect(serving.size).toBeGreaterThan(1)
   }, 30_000)
 
-  it('keeps the requestState keys in a 0600 file that every worker shares', async () => {
+  it('keepsTheRequestStateKeysInA0600FileThatEveryWorkerShares', async () => {
     const { statSync } = await import('node:fs')
     expect(statSync(join(dir, 'state-keys.json')).mode & 0o777).toBe(0o600)
     // A state asked on one worker is answered on whichever worker takes the retry.
@@ -110,7 +110,7 @@ describe(`--workers ${WORKERS}`, () => {
     }
   })
 
-  it('serves 2025-11-25 clients on any worker: sessions, real elicitations and answers cross workers', async () => {
+  it('serves2025ClientsOnAnyWorkerSessionsRealElicitationsAndAnswersCrossWorkers', async () => {
     const services = loadCatalogue(SHIPPED_CATALOGUE)
       .ids()
       .slice(ROUNDS, ROUNDS + 3)

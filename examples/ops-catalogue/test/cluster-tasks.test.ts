@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { askRollback, McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
+import { askRollback, McpClient, TASK_CAPABILITIES, type Task, taskOf, textOf } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
 
 const WORKERS = 4
@@ -31,13 +31,6 @@ const backends: Array<{ name: string; flags: string[]; skip?: string }> = [
     : { name: 'postgres', flags: [], skip: 'TESSERA_TEST_POSTGRES_URL is not set' },
 ]
 for (const b of backends) if (b.skip) process.stderr.write(`cluster-tasks ${b.name} skipped: ${b.skip}\n`)
-
-interface Task {
-  taskId: string
-  status: string
-  resultType?: string
-  result?: ToolResult
-}
 
 /** Forgets what earlier runs left of the demo in the test Redis or PostgreSQL (its prefix and tables only). */
 async function resetDemoData(name: string): Promise<void> {
@@ -92,7 +85,7 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
   })
 
   it.skipIf(skip !== undefined)(
-    `${PARALLEL} parallel copies of one answer get one task and roll back once`,
+    `${PARALLEL}ParallelCopiesOfOneAnswerGetOneTaskAndRollBackOnce`,
     async () => {
       const service = 'payments-gateway'
       const before = await rollbacksOf(client, service)
@@ -100,7 +93,7 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
       const replies = await Promise.all(
         Array.from({ length: PARALLEL }, () => client.callTool('rollback', { service }, retry)),
       )
-      const tasks = replies.map((r) => r.result as unknown as Task)
+      const tasks = replies.map(taskOf)
       expect(tasks.map((t) => t.resultType)).toEqual(Array(PARALLEL).fill('task'))
       expect(new Set(tasks.map((t) => t.taskId)).size).toBe(1)
       let task = tasks[0]!
@@ -123,13 +116,13 @@ describe.each(backends)(`--workers ${WORKERS} on $name`, ({ name, flags, skip })
   )
 
   it.skipIf(skip !== undefined)(
-    'a cancel on any worker stops the rollout on the worker running it',
+    'aCancelOnAnyWorkerStopsTheRolloutOnTheWorkerRunningIt',
     async () => {
       const service = 'identity'
       const before = await rollbacksOf(client, service)
-      const created = (
-        await client.callTool('rollback', { service }, (await askRollback(client, service)).accept())
-      ).result as unknown as Task
+      const created = taskOf(
+        await client.callTool('rollback', { service }, (await askRollback(client, service)).accept()),
+      )
       expect(created.resultType).toBe('task')
       const other = new McpClient(client.url, { capabilities: TASK_CAPABILITIES })
       expect((await other.request('tasks/cancel', { taskId: created.taskId })).result).toMatchObject({

@@ -68,7 +68,7 @@ const SEED: SeedEntry[] = [
 ]
 
 describe.each(backends)('$name deployment log', ({ name, up, open }) => {
-  it.skipIf(!up)('seeds a service once, and reads its history oldest first', async () => {
+  it.skipIf(!up)('seedsAServiceOnceAndReadsItsHistoryOldestFirst', async () => {
     const log = open()
     try {
       expect(await log.seed('api', SEED)).toBe(true)
@@ -103,7 +103,7 @@ describe.each(backends)('$name deployment log', ({ name, up, open }) => {
     }
   })
 
-  it.skipIf(!up)('appends only on the expected head, and says what the head is otherwise', async () => {
+  it.skipIf(!up)('appendsOnlyOnTheExpectedHeadAndSaysWhatTheHeadIsOtherwise', async () => {
     const log = open()
     try {
       await log.seed('web', SEED)
@@ -132,7 +132,7 @@ describe.each(backends)('$name deployment log', ({ name, up, open }) => {
     }
   })
 
-  it.skipIf(!up)(`lets exactly one of several racing appends on one head land (${name})`, async () => {
+  it.skipIf(!up)(`letsExactlyOneOfSeveralRacingAppendsOnOneHeadLand${name}`, async () => {
     const logs = [open(), open(), open(), open()]
     try {
       await logs[0]!.seed('race', SEED)

@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-keys-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('state keys', () => {
-  it('creates the key file on first use, mode 0600, and reads the same keys after', () => {
+  it('createsTheKeyFileOnFirstUseMode0600AndReadsTheSameKeysAfter', () => {
     const path = join(dir, 'first', 'state-keys.json')
     const created = ensureStateKeys(path)
     expect(created.created).toBe(true)

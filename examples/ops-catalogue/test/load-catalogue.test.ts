@@ -35,7 +35,7 @@ function thrown(fn: () => unknown): CatalogueError {
 }
 
 describe('loading the catalogue', () => {
-  it('loads the shipped catalogue: a dozen services, each with history and runbooks', () => {
+  it('loadsTheShippedCatalogueADozenServicesEachWithHistoryAndRunbooks', () => {
     const catalogue = loadCatalogue(SHIPPED_CATALOGUE)
     expect(catalogue.ids()).toHaveLength(12)
     for (const s of catalogue.services()) {
@@ -64,12 +64,12 @@ describe('loading the catalogue', () => {
     expect(process.logs.some((l) => l.event === 'listening')).toBe(false)
   })
 
-  it('reports the line and column of a truncated file at its end', () => {
+  it('reportsTheLineAndColumnOfATruncatedFileAtItsEnd', () => {
     const error = thrown(() => parseCatalogue('{\n  "name": "x",\n  "services": [\n', 'cut.json'))
     expect([error.line, error.column]).toEqual([4, 1])
   })
 
-  it('names the field of a catalogue that parses but does not hold together', () => {
+  it('namesTheFieldOfACatalogueThatParsesButDoesNotHoldTogether', () => {
     const file = JSON.parse(
       JSON.stringify({
         name: 'x',
@@ -98,7 +98,7 @@ describe('loading the catalogue', () => {
     expect(error.message).toContain('services[0].currentVersion: is 2.0.0 but the last deployment is 0.9.0')
   })
 
-  it('names a file it cannot read', () => {
+  it('namesAFileItCannotRead', () => {
     const error = thrown(() => loadCatalogue(join(dir, 'missing.json')))
     expect(error.message).toContain('missing.json: cannot read the catalogue')
   })

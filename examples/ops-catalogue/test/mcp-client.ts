@@ -30,6 +30,34 @@ export interface ToolResult {
   requestState?: string
 }
 
+/** A task, as a tool call that became one answers and as `tasks/get` reads it. */
+export interface Task {
+  taskId: string
+  status: string
+  resultType?: string
+  statusMessage?: string
+  result?: ToolResult
+}
+
+/** Whether a result is a task: it names one and gives its status. */
+export function isTask(result: unknown): result is Task {
+  return (
+    typeof result === 'object' &&
+    result !== null &&
+    'taskId' in result &&
+    typeof result.taskId === 'string' &&
+    'status' in result &&
+    typeof result.status === 'string'
+  )
+}
+
+/** The task a reply answers with; throws, quoting the reply, when it answers anything else. */
+export function taskOf(reply: McpReply<unknown>): Task {
+  if (!isTask(reply.result))
+    throw new Error(`expected a task, got ${JSON.stringify(reply.result ?? reply.error)}`)
+  return reply.result
+}
+
 /** Capabilities of a client that answers forms and takes tasks. */
 export const TASK_CAPABILITIES = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } }
 

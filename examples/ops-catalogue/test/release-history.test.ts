@@ -20,19 +20,19 @@ function history(...entries: Array<[DeploymentKind, string]>): Deployment[] {
 }
 
 describe('earlierVersions', () => {
-  it('offers the releases before the current one, newest first', () => {
+  it('offersTheReleasesBeforeTheCurrentOneNewestFirst', () => {
     expect(earlierVersions(history(['deploy', '1.0'], ['deploy', '1.1'], ['deploy', '1.2']))).toEqual([
       '1.1',
       '1.0',
     ])
   })
 
-  it('after a rollback, never offers the version rolled back from', () => {
+  it('afterARollbackNeverOffersTheVersionRolledBackFrom', () => {
     const h = history(['deploy', '1.0'], ['deploy', '1.1'], ['deploy', '1.2'], ['rollback', '1.1'])
     expect(earlierVersions(h)).toEqual(['1.0'])
   })
 
-  it('counts a release once, however often it ran', () => {
+  it('countsAReleaseOnceHoweverOftenItRan', () => {
     const h = history(
       ['deploy', '1.0'],
       ['deploy', '1.1'],
@@ -43,7 +43,7 @@ describe('earlierVersions', () => {
     expect(earlierVersions(h)).toEqual(['1.1', '1.0'])
   })
 
-  it('offers nothing for a first release or an empty history', () => {
+  it('offersNothingForAFirstReleaseOrAnEmptyHistory', () => {
     expect(earlierVersions(history(['deploy', '1.0']))).toEqual([])
     expect(earlierVersions([])).toEqual([])
   })

@@ -41,7 +41,7 @@ async function currentVersion(service: string): Promise<string> {
 }
 
 describe('rollback asks before it acts', () => {
-  it('asks with one form whose version offers the earlier versions, newest first', async () => {
+  it('asksWithOneFormWhoseVersionOffersTheEarlierVersionsNewestFirst', async () => {
     const reply = await client.callTool('rollback', { service: 'checkout' })
     const result = reply.result as ToolResult
     expect(Object.keys(result.inputRequests ?? {})).toEqual(['version'])
@@ -57,7 +57,7 @@ describe('rollback asks before it acts', () => {
     })
   })
 
-  it('rolls back once on an accepted answer: appended as a rollback, now the current version', async () => {
+  it('rollsBackOnceOnAnAcceptedAnswerAppendedAsARollbackNowTheCurrentVersion', async () => {
     const { state, offered } = await ask('checkout')
     const reply = await retry('checkout', state, answer('accept', { version: offered[0]! }))
     expect(reply.result?.resultType).toBe('complete')
@@ -110,7 +110,7 @@ describe('rollback asks before it acts', () => {
     expect(await server.rollbacks('inventory')).toBe(0)
   })
 
-  it('asks again only when the answer cannot be read (accepted without a version)', async () => {
+  it('asksAgainOnlyWhenTheAnswerCannotBeReadAcceptedWithoutAVersion', async () => {
     const { state } = await ask('checkout')
     const reply = await retry('checkout', state, answer('accept', {}))
     expect(reply.result?.resultType).toBe('input_required')
@@ -170,7 +170,7 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('postgres-orders')).toBe(0)
   })
 
-  it('a tampered requestState is refused', async () => {
+  it('aTamperedRequestStateIsRefused', async () => {
     const { state } = await ask('checkout')
     const tampered = `${state.slice(0, -3)}${state.endsWith('AAA') ? 'BBB' : 'AAA'}`
     const reply = await retry('checkout', tampered, answer('accept', { version: '2026.10.1' }))
@@ -197,7 +197,7 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('checkout')).toBe(1)
   })
 
-  it('a replayed answer sent in parallel is acted on once', async () => {
+  it('aReplayedAnswerSentInParallelIsActedOnOnce', async () => {
     const { state, offered } = await ask('identity')
     const accepted = answer('accept', { version: offered[0]! })
     const replies = await Promise.all(Array.from({ length: 6 }, () => retry('identity', state, accepted)))
@@ -207,7 +207,7 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('identity')).toBe(1)
   })
 
-  it('an answer decided on a history that has moved since does nothing, and asks about what is true now', async () => {
+  it('anAnswerDecidedOnAHistoryThatHasMovedSinceDoesNothingAndAsksAboutWhatIsTrueNow', async () => {
     const one = await ask('payments-gateway')
     const two = await ask('payments-gateway')
     expect(
@@ -221,7 +221,7 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('payments-gateway')).toBe(1)
   })
 
-  it('a call naming the version is an ordinary call: no ask, no state, checked against the history', async () => {
+  it('aCallNamingTheVersionIsAnOrdinaryCallNoAskNoStateCheckedAgainstTheHistory', async () => {
     const first = await client.callTool('rollback', { service: 'notifications', version: '9.4.1' })
     expect(first.result?.resultType).toBe('complete')
     expect(first.result?.requestState).toBeUndefined()
@@ -245,13 +245,13 @@ describe('one answer, one rollback, for the request it was minted for', () => {
     expect(await server.rollbacks('notifications')).toBe(2)
   })
 
-  it('does not ask a client that cannot answer (-32021)', async () => {
+  it('doesNotAskAClientThatCannotAnswer32021', async () => {
     const reply = await server.clientWith({ capabilities: {} }).callTool('rollback', { service: 'checkout' })
     expect(reply.status).toBe(400)
     expect(reply.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } })
   })
 
-  it('an unknown service is a tool error, not an ask', async () => {
+  it('anUnknownServiceIsAToolErrorNotAnAsk', async () => {
     const reply = await client.callTool('rollback', { service: 'nope' })
     expect(reply.result?.isError).toBe(true)
     expect(textOf(reply.result)).toContain("Unknown service 'nope'")

@@ -6,7 +6,15 @@
  * service as it was; a client without the extension waits for the result as before.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { askRollback, type McpClient, TASK_CAPABILITIES, type ToolResult, textOf } from './mcp-client.ts'
+import {
+  askRollback,
+  type McpClient,
+  TASK_CAPABILITIES,
+  type Task,
+  type ToolResult,
+  taskOf,
+  textOf,
+} from './mcp-client.ts'
 import { startOpsServer, type TestServer } from './ops-test-server.ts'
 
 let server: TestServer | undefined
@@ -14,13 +22,6 @@ afterEach(async () => {
   await server?.close()
   server = undefined
 })
-
-interface Task {
-  taskId: string
-  status: string
-  statusMessage?: string
-  result?: ToolResult
-}
 
 /** Asks for a rollback of `service` and returns the call that answers with its newest earlier version. */
 async function answered(client: McpClient, service: string) {
@@ -46,11 +47,11 @@ describe('rollback as a task', () => {
     const client = server.clientWith({ capabilities: TASK_CAPABILITIES })
     const before = await server.rollbacks('checkout')
     const { version, send } = await answered(client, 'checkout')
-    const created = (await send()).result as unknown as Task & { resultType: string }
+    const created = taskOf(await send())
     expect(created).toMatchObject({ resultType: 'task', status: 'working' })
     const rolling = await poll(client, created.taskId, (t) => t.statusMessage !== undefined || ended(t))
     if (rolling.status === 'working') expect(rolling.statusMessage).toMatch(/checkout \(.+ → /)
-    const duplicate = (await send()).result as unknown as Task
+    const duplicate = taskOf(await send())
     expect(duplicate.taskId).toBe(created.taskId)
     const done = await poll(client, created.taskId, ended)
     expect(done.status).toBe('completed')
@@ -58,7 +59,7 @@ describe('rollback as a task', () => {
       new RegExp(`^Rolled checkout back from .+ to ${version.replace(/\./g, '\\.')}`),
     )
     expect(await server.rollbacks('checkout')).toBe(before + 1)
-    const later = (await send()).result as unknown as Task
+    const later = taskOf(await send())
     expect(later).toMatchObject({ taskId: created.taskId, status: 'completed' })
     expect(await server.rollbacks('checkout')).toBe(before + 1)
   })
@@ -68,7 +69,7 @@ describe('rollback as a task', () => {
     const client = server.clientWith({ capabilities: TASK_CAPABILITIES })
     const before = await server.rollbacks('search')
     const { send } = await answered(client, 'search')
-    const created = (await send()).result as unknown as Task
+    const created = taskOf(await send())
     const ack = await client.request('tasks/cancel', { taskId: created.taskId })
     expect(ack.result).toMatchObject({ resultType: 'complete' })
     expect((await poll(client, created.taskId, ended)).status).toBe('cancelled')

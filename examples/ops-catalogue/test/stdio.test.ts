@@ -20,7 +20,7 @@ const meta = {
 }
 
 describe('--stdio', () => {
-  it('answers discover and a tools/call on stdout, then exits 0 when stdin closes', async () => {
+  it('answersDiscoverAndAToolsCallOnStdoutThenExits0WhenStdinCloses', async () => {
     const ops = new OpsProcess(['--stdio', '--data', dir, '--rollback-seconds', '0'])
     const lines: string[] = []
     const arrived = new Promise<void>((resolve) => {

@@ -46,9 +46,9 @@ describe.skipIf(!hasTmux)('tessera call rollback in a terminal', () => {
 
   it.each([
     ['modern', 'search'],
-    ['legacy', 'inventory'],
+    ['handshake', 'inventory'],
   ])(
-    'asks, rolls back once, and exits 0 (%s era)',
+    'asksRollsBackOnceAndExits0InThe%sEra',
     async (era, service) => {
       const before = (await rollbacksOf(service)).length
       let second = ''

@@ -19,15 +19,41 @@ function targetOptions(command: Command): Command {
     .option('--stdio <command>', 'run the server as a child process and talk over its stdin/stdout')
     .addOption(
       new Option('--era <era>', 'which revision to speak')
-        .choices(['auto', 'modern', 'legacy'])
+        .choices(['auto', 'modern', 'handshake'])
         .default('auto'),
     )
     .option('-H, --header <name: value>', 'an HTTP header for every request (repeatable)', collect)
 }
 
-/** Runs the command line `argv` (without the node and script names) and resolves with the exit code. */
+/**
+ * Runs the command line `argv` (without the node and script names) and resolves with the exit
+ * code, as the `tessera` command would exit with it.
+ *
+ * @example
+ * ```ts
+ * import { run } from '@tessera/cli'
+ *
+ * const code = await run(['inspect', 'http://127.0.0.1:3000/mcp', '--json'])
+ * if (code !== 0) process.exitCode = code
+ * ```
+ */
 export async function run(argv: readonly string[]): Promise<number> {
   let code: number = ExitCode.ok
+  const program = defineProgram((ran) => {
+    code = ran
+  })
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return code
+  } catch (error) {
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? ExitCode.ok : ExitCode.usage
+    return failure(error, program.opts().verbose === true)
+  }
+}
+
+/** The `tessera` command and its subcommands; each action reports its exit code to `exit`. */
+function defineProgram(exit: (code: number) => void): Command {
   const program = new Command('tessera')
     .description('Run, inspect and call MCP servers; manage requestState key files.')
     .version('0.1.0')
@@ -43,9 +69,16 @@ export async function run(argv: readonly string[]): Promise<number> {
     .option('--log-level <level>', 'TESSERA_LOG_LEVEL for the server', 'info')
     .option('--no-console', 'do not serve the development console at /_tessera/')
     .action(async (entry: string, options) => {
-      code = await dev(entry, options)
+      exit(await dev(entry, options))
     })
+  defineClientCommands(program, exit)
+  defineKeyCommands(program, exit)
+  pointToHelp(program)
+  return program
+}
 
+/** `tessera inspect` and `tessera call`: a client of a running server. */
+function defineClientCommands(program: Command, exit: (code: number) => void): void {
   targetOptions(
     program
       .command('inspect')
@@ -54,7 +87,7 @@ export async function run(argv: readonly string[]): Promise<number> {
   )
     .option('--json', 'print one JSON document instead')
     .action(async (url: string | undefined, options) => {
-      code = await inspect(url, options)
+      exit(await inspect(url, options))
     })
 
   targetOptions(
@@ -75,16 +108,19 @@ export async function run(argv: readonly string[]): Promise<number> {
         throw new UsageError(
           "Name the tool to call: tessera call <url> <tool> ('tessera inspect <url>' lists them).",
         )
-      code = await call(url, tool, options)
+      exit(await call(url, tool, options))
     })
+}
 
+/** `tessera keys`: the requestState key file. */
+function defineKeyCommands(program: Command, exit: (code: number) => void): void {
   const keys = program.command('keys').description('manage a requestState key file (never prints secrets)')
   keys
     .command('new')
     .argument('<file>')
     .description('write a new key file with one key, mode 0600')
     .action((file: string) => {
-      code = keysNew(file)
+      exit(keysNew(file))
     })
   keys
     .command('rotate')
@@ -92,25 +128,15 @@ export async function run(argv: readonly string[]): Promise<number> {
     .option('--retire <id>', 'instead: remove the old key <id>, the last phase of a rotation')
     .description('put a new key first (it seals new states) and keep the others')
     .action((file: string, options) => {
-      code = keysRotate(file, options)
+      exit(keysRotate(file, options))
     })
   keys
     .command('list')
     .argument('<file>')
     .description('show the key ids, the sealing key first')
     .action((file: string) => {
-      code = keysList(file)
+      exit(keysList(file))
     })
-
-  pointToHelp(program)
-  try {
-    await program.parseAsync(argv, { from: 'user' })
-    return code
-  } catch (error) {
-    if (error instanceof CommanderError)
-      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' ? ExitCode.ok : ExitCode.usage
-    return failure(error, program.opts().verbose === true)
-  }
 }
 
 /** Commander's complaints about a command line, in one line that points to the command's help. */

@@ -7,6 +7,10 @@
  * never mix. This module imports nothing: every layer may use it.
  */
 
+/**
+ * The numbers one error code is sent with: its JSON-RPC code, the code a 2025-11-25 session uses
+ * where that revision differs, and the HTTP status of a 2026-07-28 reply.
+ */
 export interface WireMapping {
   /** JSON-RPC error code. */
   readonly jsonrpc: number
@@ -53,6 +57,10 @@ export const wireMappings = {
   TESSERA_TRANSPORT_FAILED: { jsonrpc: -32603, http: 500 },
 } as const satisfies Record<string, WireMapping>
 
+/**
+ * Every code a `TesseraError` can carry, each with its row in `wireMappings`. A union of strings,
+ * so a `switch` over `error.code` is checked by the compiler.
+ */
 export type TesseraErrorCode = keyof typeof wireMappings
 
 /** The HTTP statuses of answers that are not errors. */
@@ -61,9 +69,34 @@ export const SuccessStatus = { ok: 200, accepted: 202 } as const
 /** The HTTP statuses of the health probes: the process answers, or cannot serve yet. */
 export const ProbeStatus = { up: 200, unready: 503 } as const
 
+/**
+ * A protocol fault: the error every layer throws when a request must fail on the wire. Its `code`
+ * decides the JSON-RPC code and HTTP status the client gets, from `wireMappings`; every error class
+ * of Tessera extends it. Thrown from a handler, it answers with that fault instead of a generic
+ * internal error.
+ *
+ * @example
+ * ```ts
+ * import { createServer, TesseraError } from '@tessera/core'
+ * import { z } from 'zod'
+ *
+ * const owners = new Map([['checkout', 'payments team']])
+ * createServer({ name: 'ops', version: '1.0.0' }).prompt(
+ *   'escalate',
+ *   { description: 'Escalate an incident', args: z.object({ service: z.string() }) },
+ *   ({ service }) => {
+ *     const owner = owners.get(service)
+ *     if (owner === undefined) throw new TesseraError('TESSERA_INVALID_PARAMS', 'Unknown service.')
+ *     return { messages: [{ role: 'user', content: { type: 'text', text: `Page the ${owner}.` } }] }
+ *   },
+ * )
+ * ```
+ */
 export class TesseraError extends Error {
   override readonly name: string = 'TesseraError'
+  /** Which fault this is; it selects the numbers the client gets. */
   readonly code: TesseraErrorCode
+  /** Sent as the JSON-RPC error's `data` when defined, so the client can read it: nothing secret. */
   readonly data: unknown
 
   /** `message` goes on the wire as it is: never put a secret or an internal detail in it. */
@@ -73,10 +106,12 @@ export class TesseraError extends Error {
     this.data = data
   }
 
+  /** The JSON-RPC error code of `code` (in a 2025-11-25 session it may differ: see `wireMappings`). */
   get jsonrpcCode(): number {
     return wireMappings[this.code].jsonrpc
   }
 
+  /** The HTTP status a 2026-07-28 reply with this fault is sent with. */
   get httpStatus(): number {
     return wireMappings[this.code].http
   }

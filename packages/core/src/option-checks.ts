@@ -28,6 +28,7 @@ export function nonNegativeInteger(value: number, name: string): number {
  */
 export type OptionNames<T> = { readonly [K in keyof T]-?: true }
 
+/** How `assertKnownOptions` checks one options object beyond its names: where it sits, what moved. */
 export interface KnownOptionsCheck {
   /** Where a nested options object sits (`health`, `dpop`): the dotted prefix of every name it reports. */
   path?: string

@@ -14,6 +14,12 @@ export {
   positiveInteger,
 } from './option-checks.ts'
 export {
+  assertStreamId,
+  formatEventId,
+  MAX_STREAM_ID_LENGTH,
+  parseEventId,
+} from './protocol/handshake/event-id.ts'
+export {
   createSingleUseGuard,
   type GuardOutcome,
   LeaseLostError,
@@ -39,15 +45,11 @@ export {
   withTimeout,
 } from './security/replay/replay-store.ts'
 export {
-  assertStreamId,
   createFollowerWakeups,
   type EventStore,
   type FollowerWakeups,
-  formatEventId,
-  MAX_STREAM_ID_LENGTH,
   type MemoryEventStoreOptions,
   memoryEventStore,
-  parseEventId,
   type StoredEvent,
 } from './server/handshake/event-store.ts'
 export {

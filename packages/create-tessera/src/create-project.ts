@@ -14,6 +14,7 @@ const PLACEHOLDER = 'my-mcp-server'
 const RENAMED: Readonly<Record<string, string>> = { _gitignore: '.gitignore' }
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/
 
+/** How `createProject` names the project and where its Tessera packages come from. */
 export interface CreateProjectOptions {
   /** The package name; the folder's name by default. */
   name?: string
@@ -28,8 +29,11 @@ export interface CreateProjectOptions {
 
 const OPTIONS: readonly string[] = ['name', 'tarballs'] satisfies readonly (keyof CreateProjectOptions)[]
 
+/** What `createProject` wrote: where, under which package name, and which files. */
 export interface CreatedProject {
+  /** The project's folder, as an absolute path. */
   directory: string
+  /** The package name in its `package.json`. */
   name: string
   /** The files written, relative to `directory`. */
   files: string[]
@@ -39,6 +43,14 @@ export interface CreatedProject {
  * Creates the project in `directory` (absent or empty). Throws an Error saying what is wrong, and
  * a TypeError for an option it does not know (this package depends on no Tessera package, so it
  * checks its options itself).
+ *
+ * @example
+ * ```ts
+ * import { createProject } from 'create-tessera'
+ *
+ * const project = createProject('./my-server', { name: 'my-server' })
+ * console.log(`${project.files.length} files in ${project.directory}: npm install && npm run dev`)
+ * ```
  */
 export function createProject(directory: string, options: CreateProjectOptions = {}): CreatedProject {
   if (typeof options !== 'object' || options === null || Array.isArray(options))

@@ -2,4 +2,4 @@
  * @module create-tessera
  * The project generator behind `npm create tessera`, callable from code.
  */
-export { type CreatedProject, createProject } from './create-project.ts'
+export { type CreatedProject, type CreateProjectOptions, createProject } from './create-project.ts'

@@ -76,7 +76,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
         .rows[0]!.n,
     )
 
-  it('mints `<stream>/<seq>` ids, seq counting from 1 per stream', async () => {
+  it('mintsStreamSeqIdsSeqCountingFrom1PerStream', async () => {
     const store = open()
     const a = sampleStreamId()
     const b = sampleStreamId()
@@ -86,7 +86,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(await store.append(a, note(2))).toBe(`${a}/3`)
   })
 
-  it('replays through one pool what another appended, and follows it live (two hosts)', async () => {
+  it('replaysThroughOnePoolWhatAnotherAppendedAndFollowsItLiveTwoHosts', async () => {
     const table = freshTable()
     const writer = onPool(table)
     const reader = onPool(table)
@@ -108,7 +108,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(seen).toEqual(expected)
   })
 
-  it('mints distinct, gapless ids for two pools appending to one stream at once, seen once each by a follower', async () => {
+  it('mintsDistinctGaplessIdsForTwoPoolsAppendingToOneStreamAtOnceSeenOnceEachByAFollower', async () => {
     const table = freshTable()
     const a = onPool(table)
     const b = onPool(table)
@@ -128,7 +128,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(seen.map((event) => event.id)).toEqual(ids.slice().sort((x, y) => seqOf(x) - seqOf(y)))
   })
 
-  it('keeps exactly maxEventsPerStream rows of a stream', async () => {
+  it('keepsExactlyMaxEventsPerStreamRowsOfAStream', async () => {
     const table = freshTable()
     const store = open({ table, maxEventsPerStream: 5 })
     const stream = sampleStreamId()
@@ -139,7 +139,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect((await collect(store, ids[0]!)).events.map((event) => event.id)).toEqual(ids.slice(-5))
   })
 
-  it('replays a backlog larger than one read, in order', async () => {
+  it('replaysABacklogLargerThanOneReadInOrder', async () => {
     const store = open()
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -149,7 +149,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect((await collect(store, priming)).events.map((event) => event.id)).toEqual(ids)
   })
 
-  it('forgets a stream unchanged for streamTtlMs, and sweeps its rows', async () => {
+  it('forgetsAStreamUnchangedForStreamTtlMsAndSweepsItsRows', async () => {
     const table = freshTable()
     const store = open({ table, streamTtlMs: 100, sweepEvery: 1 })
     const old = sampleStreamId()
@@ -165,7 +165,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(await rawCount(`${table}_streams`, old)).toBe(0)
   })
 
-  it('stops following a stream that expires while followed', async () => {
+  it('stopsFollowingAStreamThatExpiresWhileFollowed', async () => {
     const store = open({ table: freshTable(), streamTtlMs: 150 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -174,7 +174,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(performance.now() - t0).toBeLessThan(1_000)
   })
 
-  it('ends its replays on close', async () => {
+  it('endsItsReplaysOnClose', async () => {
     const store = postgresEventStore({ connectionString: url!, table: contractTable, pollMs: 10_000 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -186,7 +186,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(performance.now() - t0).toBeLessThan(500)
   })
 
-  it('wakes a local replay on append at once, without waiting for the poll', async () => {
+  it('wakesALocalReplayOnAppendAtOnceWithoutWaitingForThePoll', async () => {
     const store = open({ pollMs: 10_000 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -200,7 +200,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
     expect(await replay).toBe(stream)
   })
 
-  it('works on a pool it does not own, leaves it open, and rejects (never throws) once closed', async () => {
+  it('worksOnAPoolItDoesNotOwnLeavesItOpenAndRejectsNeverThrowsOnceClosed', async () => {
     const pool = new pg.Pool({ connectionString: url! })
     const store = postgresEventStore({ pool, table: contractTable })
     await expect(store.append('', undefined)).rejects.toThrow(TypeError)
@@ -224,7 +224,7 @@ describe.skipIf(!url)('postgresEventStore', () => {
 })
 
 describe('postgresEventStore without a server', () => {
-  it('fails a call in bounded time', async () => {
+  it('failsACallInBoundedTime', async () => {
     const store = postgresEventStore({
       connectionString: 'postgres://postgres@127.0.0.1:1/test',
       timeoutMs: 500,
@@ -238,7 +238,7 @@ describe('postgresEventStore without a server', () => {
     await store.close()
   })
 
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     const connectionString = 'postgres://postgres@127.0.0.1:1/test'
     expect(() => postgresEventStore({ connectionString, table: 'x"; DROP TABLE y' })).toThrow(TypeError)
     expect(() => postgresEventStore({ connectionString, table: 'x'.repeat(56) })).toThrow(TypeError)

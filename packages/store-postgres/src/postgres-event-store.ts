@@ -31,13 +31,16 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, sqlIdentifier } from './postgres-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  prepareSchema,
+  sqlIdentifier,
+} from './postgres-connection.ts'
 
-export interface PostgresEventStoreOptions {
-  /** Connection string; the store owns that pool and closes it. */
-  connectionString?: string
-  /** An existing pool; the store does not close it. */
-  pool?: pg.Pool
+/** The pool of `postgresEventStore`, its tables, and how much of each stream it keeps and for how long. */
+export interface PostgresEventStoreOptions extends ConnectionOptions {
   /**
    * Name of the events table (letters, digits, underscore; at most 55 characters); streams go in
    * `<table>_streams`. Both are created if missing. Default `tessera_events`.
@@ -56,8 +59,7 @@ export interface PostgresEventStoreOptions {
 }
 
 const EVENT_STORE_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   maxEventsPerStream: true,
   streamTtlMs: true,
@@ -76,42 +78,30 @@ interface PollRow {
   message: string | null
 }
 
+/** An EventStore in PostgreSQL tables: a handshake-era stream cut on one host resumes on any other. */
 export function postgresEventStore(options: PostgresEventStoreOptions): EventStore {
   assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'postgresEventStore', { required: true })
-  const table = options.table ?? 'tessera_events'
-  sqlIdentifier(table, 'table', 55)
+  const table = sqlIdentifier(options.table ?? 'tessera_events', 'table', 55)
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
   const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
   const pollMs = positiveInteger(options.pollMs ?? 50, 'pollMs')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
-  const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresEventStore')
+  const { pool, release } = openConnection(options, 'postgresEventStore', { timeoutMs })
   const sql = statements(table, maxEvents, ttlMs, sweepEvery)
+  const ensureSchema = prepareSchema(pool, sql.create)
   /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
   const wakeups = createFollowerWakeups(pollMs)
   /** Running replays and sweeps: close waits for them before it ends the pool. */
   const running = new Set<Promise<unknown>>()
   // The first append sweeps what earlier runs left behind.
   let appendsSinceSweep = sweepEvery - 1
-  let ready: Promise<void> | undefined
   let closed = false
-
-  const ensureTables = (): Promise<void> => {
-    ready ??= pool.query(sql.create).then(
-      () => undefined,
-      (error: unknown) => {
-        ready = undefined
-        throw error
-      },
-    )
-    return ready
-  }
 
   const query = async <R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[]) => {
     const result = withTimeout(
       `event store ${operation}`,
-      ensureTables().then(() => pool.query<R>(text, values)),
+      ensureSchema().then(() => pool.query<R>(text, values)),
       timeoutMs,
     )
     return (await result).rows
@@ -197,7 +187,7 @@ export function postgresEventStore(options: PostgresEventStoreOptions): EventSto
       closed = true
       wakeups.wakeAll()
       await Promise.allSettled([...running])
-      if (owned) await pool.end().catch(() => undefined)
+      await release()
     },
   }
 }

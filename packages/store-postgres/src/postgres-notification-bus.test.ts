@@ -76,7 +76,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
       )
     ).rows.map((row) => row.pid)
 
-  it('keeps an event too large for NOTIFY on its host, and reports it', async () => {
+  it('keepsAnEventTooLargeForNOTIFYOnItsHostAndReportsIt', async () => {
     const channel = freshChannel()
     const a = open({ channel })
     const b = open({ channel })
@@ -96,7 +96,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
     expect(MAX_NOTIFY_PAYLOAD_BYTES).toBeLessThan(8000)
   })
 
-  it('listens again after its connection is killed, and reports the loss', async () => {
+  it('listensAgainAfterItsConnectionIsKilledAndReportsTheLoss', async () => {
     const channel = freshChannel()
     const a = open({ channel })
     const b = open({ channel })
@@ -126,7 +126,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
     )
   })
 
-  it('UNLISTENs on close and hands a borrowed pool its client back', async () => {
+  it('uNLISTENsOnCloseAndHandsABorrowedPoolItsClientBack', async () => {
     const channel = freshChannel()
     const pool = new pg.Pool({ connectionString: url!, max: 1 })
     pools.push(pool)
@@ -140,7 +140,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
     expect(pool.totalCount).toBe(1)
   })
 
-  it('reports a database it cannot reach, and still delivers locally', async () => {
+  it('reportsADatabaseItCannotReachAndStillDeliversLocally', async () => {
     const errors: Error[] = []
     const bus = postgresNotificationBus({
       connectionString: 'postgres://postgres@127.0.0.1:1/test',
@@ -155,7 +155,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
     await until(() => errors.length >= 2, 'error reports')
   })
 
-  it('drops and reports an unreadable notification on its channel, and goes on', async () => {
+  it('dropsAndReportsAnUnreadableNotificationOnItsChannelAndGoesOn', async () => {
     const channel = freshChannel()
     const a = open({ channel })
     await a.bus.ready()
@@ -174,7 +174,7 @@ describe.skipIf(!url)('postgresNotificationBus', () => {
     ])
   })
 
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     expect(() => postgresNotificationBus({ connectionString: url!, channel: 'x"; NOTIFY y' })).toThrow(
       TypeError,
     )

@@ -23,13 +23,18 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, sqlIdentifier } from './postgres-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  sqlIdentifier,
+} from './postgres-connection.ts'
 
-export interface PostgresNotificationBusOptions {
-  /** Connection string; the bus owns that pool and closes it. */
-  connectionString?: string
-  /** An existing pool; the bus holds one of its clients for LISTEN and does not close the pool. */
-  pool?: pg.Pool
+/**
+ * The pool of `postgresNotificationBus` (it holds one of its clients for LISTEN), its channel, who
+ * hears of its failures, and the bound on its calls.
+ */
+export interface PostgresNotificationBusOptions extends ConnectionOptions {
   /** The channel every host of one server shares (letters, digits, underscore). Default `tessera_bus`. */
   channel?: string
   /**
@@ -42,13 +47,13 @@ export interface PostgresNotificationBusOptions {
 }
 
 const BUS_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   channel: true,
   onError: true,
   timeoutMs: true,
 } as const satisfies OptionNames<PostgresNotificationBusOptions>
 
+/** The server event bus over LISTEN/NOTIFY, with a way to wait until it listens. */
 export interface PostgresNotificationBus extends NotificationBus {
   /** Resolves once the bus listens (again, after a lost connection); rejects once it is closed. */
   ready(): Promise<void>
@@ -66,14 +71,18 @@ const MAX_PENDING = 10_000
 const BACKOFF_FIRST_MS = 100
 const BACKOFF_MAX_MS = 5_000
 
+/**
+ * The server event bus over PostgreSQL LISTEN/NOTIFY: what one host publishes reaches the listeners of every
+ * other.
+ */
 export function postgresNotificationBus(options: PostgresNotificationBusOptions): PostgresNotificationBus {
   assertKnownOptions(options, BUS_OPTION_NAMES, 'postgresNotificationBus', { required: true })
-  const channel = options.channel ?? 'tessera_bus'
-  sqlIdentifier(channel, 'channel')
+  const channel = sqlIdentifier(options.channel ?? 'tessera_bus', 'channel')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.pool === undefined
-  const pool =
-    options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresNotificationBus', false)
+  const { pool, release } = openConnection(options, 'postgresNotificationBus', {
+    timeoutMs,
+    statementTimeout: false,
+  })
   const report = (error: unknown) => {
     try {
       options.onError?.(error instanceof Error ? error : new Error(String(error)))
@@ -259,7 +268,7 @@ export function postgresNotificationBus(options: PostgresNotificationBusOptions)
           client.release(error instanceof Error ? error : true)
         }
       }
-      if (owned) await pool.end().catch(() => undefined)
+      await release()
     },
   }
 }

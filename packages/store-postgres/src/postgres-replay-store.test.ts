@@ -32,7 +32,7 @@ describe.skipIf(!url)('postgresReplayStore', () => {
     await admin.end()
   })
 
-  it('creates its table once, even when several stores start at the same moment', async () => {
+  it('createsItsTableOnceEvenWhenSeveralStoresStartAtTheSameMoment', async () => {
     const stores = Array.from({ length: 4 }, () =>
       postgresReplayStore({ connectionString: url!, table: tables[1] }),
     )
@@ -41,7 +41,7 @@ describe.skipIf(!url)('postgresReplayStore', () => {
     await Promise.all(stores.map((s) => s.close()))
   })
 
-  it('works on a pool it does not own, and leaves it open', async () => {
+  it('worksOnAPoolItDoesNotOwnAndLeavesItOpen', async () => {
     const pool = new pg.Pool({ connectionString: url! })
     const store = postgresReplayStore({ pool, table: tables[2] })
     expect((await store.claim('k', 'x', 1_000, 1_000)).kind).toBe('claimed')
@@ -50,7 +50,7 @@ describe.skipIf(!url)('postgresReplayStore', () => {
     await pool.end()
   })
 
-  it('sweeps expired rows', async () => {
+  it('sweepsExpiredRows', async () => {
     const store = postgresReplayStore({ connectionString: url!, table: tables[3], sweepEvery: 3 })
     await store.claim('a', 'x', 10, 10)
     await store.claim('b', 'x', 10, 10)
@@ -61,7 +61,7 @@ describe.skipIf(!url)('postgresReplayStore', () => {
     expect(rows.rows).toEqual([{ key: 'c' }])
   })
 
-  it('refuses a table name that is not a plain identifier', () => {
+  it('refusesATableNameThatIsNotAPlainIdentifier', () => {
     expect(() => postgresReplayStore({ connectionString: url!, table: 'x"; DROP TABLE y; --' })).toThrow(
       TypeError,
     )
@@ -69,7 +69,7 @@ describe.skipIf(!url)('postgresReplayStore', () => {
 })
 
 describe('postgresReplayStore without a server', () => {
-  it('fails a call with a store error, in bounded time', async () => {
+  it('failsACallWithAStoreErrorInBoundedTime', async () => {
     const store = postgresReplayStore({
       connectionString: 'postgres://postgres@127.0.0.1:1/test',
       timeoutMs: 500,

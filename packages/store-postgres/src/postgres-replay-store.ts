@@ -21,13 +21,18 @@ import {
   withStoreTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, type PreparedStatement, prepared, sqlIdentifier } from './postgres-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  type PreparedStatement,
+  prepared,
+  prepareSchema,
+  sqlIdentifier,
+} from './postgres-connection.ts'
 
-export interface PostgresReplayStoreOptions {
-  /** Connection string; the store owns that pool and closes it. */
-  connectionString?: string
-  /** An existing pool; the store does not close it. */
-  pool?: pg.Pool
+/** The pool of `postgresReplayStore`, its table, the bound on its calls and its sweeping. */
+export interface PostgresReplayStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore), created if missing. Default `tessera_replay`. */
   table?: string
   /** Bound on every call, including connecting and creating the table. Default 2000. */
@@ -37,8 +42,7 @@ export interface PostgresReplayStoreOptions {
 }
 
 const REPLAY_STORE_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   timeoutMs: true,
   sweepEvery: true,
@@ -53,31 +57,21 @@ interface Existing {
   live: boolean
 }
 
+/**
+ * A ReplayStore in a PostgreSQL table, for the single-use records of every host that reaches the database.
+ */
 export function postgresReplayStore(options: PostgresReplayStoreOptions): ReplayStore {
   assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'postgresReplayStore', { required: true })
-  const table = options.table ?? 'tessera_replay'
-  sqlIdentifier(table, 'table')
+  const table = sqlIdentifier(options.table ?? 'tessera_replay', 'table')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
-  const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresReplayStore')
+  const { pool, release } = openConnection(options, 'postgresReplayStore', { timeoutMs })
   const sql = statements(`"${table}"`)
   const named = prepared('tessera_replay', table, sql.calls)
+  const ensureSchema = prepareSchema(pool, sql.create(table))
   let claimsSinceSweep = 0
   let sweeping: Promise<unknown> = Promise.resolve()
-  let ready: Promise<void> | undefined
   let closed = false
-
-  const ensureTable = (): Promise<void> => {
-    ready ??= pool.query(sql.create(table)).then(
-      () => undefined,
-      (error: unknown) => {
-        ready = undefined
-        throw error
-      },
-    )
-    return ready
-  }
 
   // A closed store refuses even on a pool that stays open (a borrowed or shared one).
   // Every call is a prepared statement: the claim's statement is planned once per connection.
@@ -86,7 +80,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
     values: unknown[],
   ): Promise<pg.QueryResult<R>> => {
     if (closed) throw new Error('postgres replay store is not open')
-    await ensureTable()
+    await ensureSchema()
     return pool.query<R>({ name: statement.name, text: statement.text, values })
   }
 
@@ -167,7 +161,7 @@ export function postgresReplayStore(options: PostgresReplayStoreOptions): Replay
     async close() {
       closed = true
       await sweeping
-      if (owned) await pool.end().catch(() => undefined)
+      await release()
     },
   }
 }

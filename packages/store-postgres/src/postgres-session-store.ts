@@ -24,13 +24,17 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type pg from 'pg'
-import { createPool, sqlIdentifier, transaction } from './postgres-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  prepareSchema,
+  sqlIdentifier,
+  transaction,
+} from './postgres-connection.ts'
 
-export interface PostgresSessionStoreOptions {
-  /** Connection string; the store owns that pool and closes it. */
-  connectionString?: string
-  /** An existing pool; the store does not close it. */
-  pool?: pg.Pool
+/** The pool of `postgresSessionStore`, its table, and how long and how many sessions live. */
+export interface PostgresSessionStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore), created if missing. Default `tessera_sessions`. */
   table?: string
   /** A session unused this long ends (default 30 minutes). */
@@ -42,43 +46,33 @@ export interface PostgresSessionStoreOptions {
 }
 
 const SESSION_STORE_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   idleMs: true,
   maxSessions: true,
   timeoutMs: true,
 } as const satisfies OptionNames<PostgresSessionStoreOptions>
 
+/**
+ * A SessionStore in a PostgreSQL table: every host that reaches the database serves every handshake-era
+ * session.
+ */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
   assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'postgresSessionStore', { required: true })
-  const table = options.table ?? 'tessera_sessions'
-  sqlIdentifier(table, 'table')
+  const table = sqlIdentifier(options.table ?? 'tessera_sessions', 'table')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max =
     options.maxSessions === undefined ? undefined : positiveInteger(options.maxSessions, 'maxSessions')
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresSessionStore')
+  const { pool, release } = openConnection(options, 'postgresSessionStore', { timeoutMs })
   const sql = statements(table, idleMs, max)
-  let ready: Promise<void> | undefined
+  const ensureSchema = prepareSchema(pool, sql.create)
   let closed = false
-
-  const ensureTable = (): Promise<void> => {
-    ready ??= pool.query(sql.create).then(
-      () => undefined,
-      (error: unknown) => {
-        ready = undefined
-        throw error
-      },
-    )
-    return ready
-  }
 
   /** Runs `body` once the table exists, bounded by timeoutMs; rejects (never throws) once closed. */
   const call = async <T>(operation: string, body: () => Promise<T>): Promise<T> => {
     if (closed) throw new Error('postgres session store is not open')
-    return withTimeout(`session store ${operation}`, ensureTable().then(body), timeoutMs)
+    return withTimeout(`session store ${operation}`, ensureSchema().then(body), timeoutMs)
   }
 
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) =>
@@ -114,7 +108,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     async close() {
       if (closed) return
       closed = true
-      if (owned) await pool.end().catch(() => undefined)
+      await release()
     },
   }
 }

@@ -59,7 +59,7 @@ describe.skipIf(!url)('postgresStores', () => {
       ])
     ).rowCount
 
-  it('gives a real server stores and a bus another host shares, under its prefix', async () => {
+  it('givesARealServerStoresAndABusAnotherHostSharesUnderItsPrefix', async () => {
     const prefix = freshPrefix()
     const stores = postgresStores({ connectionString: url!, prefix })
     const other = postgresStores({ connectionString: url!, prefix })
@@ -74,7 +74,7 @@ describe.skipIf(!url)('postgresStores', () => {
     }
   })
 
-  it('ends its one pool once, when the server closes the last store', async () => {
+  it('endsItsOnePoolOnceWhenTheServerClosesTheLastStore', async () => {
     const end = vi.spyOn(pg.Pool.prototype, 'end')
     const stores = postgresStores({ connectionString: url!, prefix: freshPrefix() })
     const server = serverOn(stores)
@@ -86,7 +86,7 @@ describe.skipIf(!url)('postgresStores', () => {
     await expect(stores.sessions.get('x')).rejects.toThrow(/not open/)
   })
 
-  it('keeps the pool until the last store closes, and a second close does nothing', async () => {
+  it('keepsThePoolUntilTheLastStoreClosesAndASecondCloseDoesNothing', async () => {
     const end = vi.spyOn(pg.Pool.prototype, 'end')
     const stores = postgresStores({ connectionString: url!, prefix: freshPrefix() })
     await stores.bus.ready()
@@ -105,7 +105,7 @@ describe.skipIf(!url)('postgresStores', () => {
     expect(end).toHaveBeenCalledTimes(1)
   })
 
-  it("uses the caller's pool and leaves it open", async () => {
+  it('usesTheCallersPoolAndLeavesItOpen', async () => {
     const pool = new pg.Pool({ connectionString: url! })
     const prefix = freshPrefix()
     const stores = postgresStores({ pool, prefix })
@@ -127,7 +127,7 @@ describe.skipIf(!url)('postgresStores', () => {
 })
 
 describe('postgresStores without a server', () => {
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     expect(() => postgresStores({})).toThrow(TypeError)
     expect(() => postgresStores({ connectionString: 'postgres://127.0.0.1:1/x', prefix: 'x"; --' })).toThrow(
       TypeError,

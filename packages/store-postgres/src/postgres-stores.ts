@@ -16,19 +16,18 @@ import {
   type SessionStore,
   type TaskStore,
 } from '@tessera/core/ports'
-import type pg from 'pg'
-import { createPool } from './postgres-client.ts'
+import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './postgres-connection.ts'
 import { postgresEventStore } from './postgres-event-store.ts'
 import { type PostgresNotificationBus, postgresNotificationBus } from './postgres-notification-bus.ts'
 import { postgresReplayStore } from './postgres-replay-store.ts'
 import { postgresSessionStore } from './postgres-session-store.ts'
 import { postgresTaskStore } from './postgres-task-store.ts'
 
-export interface PostgresStoresOptions {
-  /** Connection string; the stores own that pool and end it with the last of them. */
-  connectionString?: string
-  /** An existing pool; the stores use it and leave it open. */
-  pool?: pg.Pool
+/**
+ * The pool `postgresStores` shares between every store, the prefix of their tables and channel, and the
+ * bound on their calls.
+ */
+export interface PostgresStoresOptions extends ConnectionOptions {
   /**
    * Prefix of the table names and of the channel (letters, digits, underscore):
    * `<prefix>single_use`, `<prefix>sessions`, `<prefix>stream_events` (and
@@ -42,8 +41,7 @@ export interface PostgresStoresOptions {
 }
 
 const STORES_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   prefix: true,
   timeoutMs: true,
   onError: true,
@@ -51,10 +49,15 @@ const STORES_OPTION_NAMES = {
 
 /** What `postgresStores` builds: pass it as `stores` to `createServer`. */
 export interface PostgresStores {
+  /** Single-use records, in `<prefix>single_use`. */
   replay: ReplayStore
+  /** Handshake-era sessions, in `<prefix>sessions`. */
   sessions: SessionStore
+  /** Events of resumable handshake-era streams, in `<prefix>stream_events`. */
   events: EventStore
+  /** Tasks, in `<prefix>tasks`. */
   tasks: TaskStore
+  /** The event bus, on channel `<prefix>bus`. */
   bus: PostgresNotificationBus
 }
 
@@ -71,7 +74,8 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
  * const server = createServer({
  *   name: 'catalogue',
  *   version: '1.0.0',
- *   requestState: { keys }, // the same keys on every host
+ *   // The same keys on every host, so a state sealed by one opens on all.
+ *   requestState: { keys: [{ id: '2026-12', secret: process.env.STATE_KEY! }] },
  *   stores: postgresStores({ connectionString: process.env.DATABASE_URL, prefix: 'catalogue_' }),
  * })
  * // server.close() closes the stores, and ends the pool with the last of them.
@@ -82,12 +86,9 @@ export function postgresStores(options: PostgresStoresOptions): PostgresStores {
   const prefix = options.prefix ?? 'tessera_'
   if (typeof prefix !== 'string' || !PREFIX.test(prefix)) throw new TypeError(`invalid prefix: ${prefix}`)
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresStores')
-  const release = async () => {
-    if (owned) await pool.end().catch(() => undefined)
-  }
+  const { pool, release } = openConnection(options, 'postgresStores', { timeoutMs })
   try {
+    // Each store creates its tables on its first call.
     return closeTogether(
       {
         replay: postgresReplayStore({ pool, table: `${prefix}single_use`, timeoutMs }),

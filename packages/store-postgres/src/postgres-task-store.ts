@@ -25,18 +25,18 @@ import {
 } from '@tessera/core/ports'
 import type pg from 'pg'
 import {
-  createPool,
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
   type PreparedStatement,
   prepared,
+  prepareSchema,
   sqlIdentifier,
   transaction,
-} from './postgres-client.ts'
+} from './postgres-connection.ts'
 
-export interface PostgresTaskStoreOptions {
-  /** Connection string; the store owns that pool and closes it. */
-  connectionString?: string
-  /** An existing pool; the store does not close it. */
-  pool?: pg.Pool
+/** The pool of `postgresTaskStore`, its table and the bound on its calls. */
+export interface PostgresTaskStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore), created if missing. Default `tessera_tasks`. */
   table?: string
   /** Bound on every call, including connecting and creating the table. Default 2000. */
@@ -44,41 +44,28 @@ export interface PostgresTaskStoreOptions {
 }
 
 const TASK_STORE_OPTION_NAMES = {
-  connectionString: true,
-  pool: true,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   timeoutMs: true,
 } as const satisfies OptionNames<PostgresTaskStoreOptions>
 
 const SWEEP_EVERY_MS = 60_000
 
+/** A TaskStore in a PostgreSQL table: every host that reaches the database reads and changes every task. */
 export function postgresTaskStore(options: PostgresTaskStoreOptions): TaskStore {
   assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'postgresTaskStore', { required: true })
-  const table = options.table ?? 'tessera_tasks'
-  sqlIdentifier(table, 'table', 50)
+  const table = sqlIdentifier(options.table ?? 'tessera_tasks', 'table', 50)
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.pool === undefined
-  const pool = options.pool ?? createPool(options.connectionString, timeoutMs, 'postgresTaskStore')
+  const { pool, release } = openConnection(options, 'postgresTaskStore', { timeoutMs })
   const sql = statements(table)
   const named = prepared('tessera_tasks', table, sql.calls)
-  let ready: Promise<void> | undefined
+  const ensureSchema = prepareSchema(pool, sql.create)
   let closed = false
   let lastSweep = 0
 
-  const ensureTable = (): Promise<void> => {
-    ready ??= pool.query(sql.create).then(
-      () => undefined,
-      (error: unknown) => {
-        ready = undefined
-        throw error
-      },
-    )
-    return ready
-  }
-
   const call = async <T>(operation: string, body: () => Promise<T>): Promise<T> => {
     if (closed) throw new Error('postgres task store is not open')
-    return withTimeout(`task store ${operation}`, ensureTable().then(body), timeoutMs)
+    return withTimeout(`task store ${operation}`, ensureSchema().then(body), timeoutMs)
   }
 
   const run = <R extends pg.QueryResultRow>(
@@ -126,7 +113,7 @@ export function postgresTaskStore(options: PostgresTaskStoreOptions): TaskStore 
     async close() {
       if (closed) return
       closed = true
-      if (owned) await pool.end().catch(() => undefined)
+      await release()
     },
   }
 }

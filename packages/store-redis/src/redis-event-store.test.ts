@@ -47,7 +47,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await admin.quit()
   })
 
-  it('mints `<stream>/<seq>` ids on `<seq>-0` entries, and sets the stream TTL on append and finish', async () => {
+  it('mintsStreamSeqIdsOnSeq0EntriesAndSetsTheStreamTTLOnAppendAndFinish', async () => {
     const store = redisEventStore({ url: url!, keyPrefix, streamTtlMs: 60_000 })
     const stream = sampleStreamId()
     const other = sampleStreamId()
@@ -64,7 +64,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await store.close()
   })
 
-  it('mints distinct, gapless ids for two stores appending to one stream at once', async () => {
+  it('mintsDistinctGaplessIdsForTwoStoresAppendingToOneStreamAtOnce', async () => {
     const a = redisEventStore({ url: url!, keyPrefix })
     const b = redisEventStore({ url: url!, keyPrefix })
     const stream = sampleStreamId()
@@ -77,7 +77,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('reloads its append script after SCRIPT FLUSH', async () => {
+  it('reloadsItsAppendScriptAfterSCRIPTFLUSH', async () => {
     const store = redisEventStore({ url: url!, keyPrefix })
     const stream = sampleStreamId()
     await store.append(stream, undefined)
@@ -86,7 +86,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await store.close()
   })
 
-  it('replays on one store what another appended, live (two instances)', async () => {
+  it('replaysOnOneStoreWhatAnotherAppendedLiveTwoInstances', async () => {
     const writer = redisEventStore({ url: url!, keyPrefix })
     const reader = redisEventStore({ url: url!, keyPrefix })
     const stream = sampleStreamId()
@@ -104,7 +104,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await Promise.all([writer.close(), reader.close()])
   })
 
-  it('releases the blocking connection of a replay on abort, and on close', async () => {
+  it('releasesTheBlockingConnectionOfAReplayOnAbortAndOnClose', async () => {
     const name = `tessera-test-${randomBytes(6).toString('hex')}`
     const client = new Redis(url!, { connectionName: name })
     const store = redisEventStore({ client, keyPrefix, blockMs: 5_000 })
@@ -132,7 +132,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await client.quit()
   })
 
-  it('stops following a stream whose key expired without its end marker', async () => {
+  it('stopsFollowingAStreamWhoseKeyExpiredWithoutItsEndMarker', async () => {
     const store = redisEventStore({ url: url!, keyPrefix, blockMs: 100 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -143,7 +143,7 @@ describe.skipIf(!url)('redisEventStore', () => {
     await store.close()
   })
 
-  it('works on a client it does not own, leaves it open, and refuses calls once closed', async () => {
+  it('worksOnAClientItDoesNotOwnLeavesItOpenAndRefusesCallsOnceClosed', async () => {
     const client = new Redis(url!)
     const store = redisEventStore({ client, keyPrefix })
     const stream = sampleStreamId()
@@ -161,7 +161,7 @@ describe.skipIf(!url)('redisEventStore', () => {
 })
 
 describe('redisEventStore without a server', () => {
-  it('fails an append in bounded time', async () => {
+  it('failsAnAppendInBoundedTime', async () => {
     const store = redisEventStore({ url: 'redis://127.0.0.1:1', keyPrefix, timeoutMs: 500 })
     const t0 = performance.now()
     await expect(store.append(sampleStreamId(), undefined)).rejects.toThrow()

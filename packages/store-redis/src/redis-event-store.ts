@@ -22,13 +22,19 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
-import { closeOwned, connect, evalScript, script } from './redis-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  evalScript,
+  openConnection,
+  script,
+} from './redis-connection.ts'
 
-export interface RedisEventStoreOptions {
-  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
-  url?: string
-  /** An existing client; the store does not close it (replays use duplicates of it). */
-  client?: Redis
+/**
+ * The connection of `redisEventStore`, the prefix of its keys, and how much of each stream it keeps and for
+ * how long.
+ */
+export interface RedisEventStoreOptions extends ConnectionOptions {
   /** Prefix of every stream key. Default `tessera:events:`. */
   keyPrefix?: string
   /** Events kept per stream, approximately (MAXLEN ~). Default 1000. */
@@ -42,8 +48,7 @@ export interface RedisEventStoreOptions {
 }
 
 const EVENT_STORE_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   keyPrefix: true,
   maxEventsPerStream: true,
   streamTtlMs: true,
@@ -68,15 +73,15 @@ return seq`)
 
 type Entry = [id: string, fields: string[]]
 
+/** An EventStore in Redis streams: a handshake-era stream cut on one instance resumes on any other. */
 export function redisEventStore(options: RedisEventStoreOptions): EventStore {
   assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'redisEventStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
   const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
   const blockMs = positiveInteger(options.blockMs ?? 500, 'blockMs')
-  const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs, 'redisEventStore')
   const prefix = options.keyPrefix ?? 'tessera:events:'
+  const { client, release } = openConnection(options, 'redisEventStore', { timeoutMs })
   /** Connections of running replays, dropped on close so no replay outlives the store. */
   const readers = new Set<Redis>()
   let closed = false
@@ -201,7 +206,7 @@ export function redisEventStore(options: RedisEventStoreOptions): EventStore {
       closed = true
       for (const reader of readers) reader.disconnect()
       readers.clear()
-      await closeOwned(client, owned)
+      await release()
     },
   }
 }

@@ -41,7 +41,7 @@ describe.skipIf(!url)('redisNotificationBus', () => {
     await admin?.quit()
   })
 
-  it('publishes on a client it does not own, and leaves it open', async () => {
+  it('publishesOnAClientItDoesNotOwnAndLeavesItOpen', async () => {
     const channel = freshChannel()
     const client = new Redis(url!)
     const a = redisNotificationBus({ client, channel })
@@ -56,7 +56,7 @@ describe.skipIf(!url)('redisNotificationBus', () => {
     await client.quit()
   })
 
-  it('drops and reports an unreadable message on its channel, and goes on', async () => {
+  it('dropsAndReportsAnUnreadableMessageOnItsChannelAndGoesOn', async () => {
     const channel = freshChannel()
     const errors: Error[] = []
     const bus = redisNotificationBus({ url: url!, channel, onError: (error) => errors.push(error) })
@@ -80,7 +80,7 @@ describe.skipIf(!url)('redisNotificationBus', () => {
 })
 
 describe('redisNotificationBus without a server', () => {
-  it('still delivers locally, and reports the failure', async () => {
+  it('stillDeliversLocallyAndReportsTheFailure', async () => {
     const errors: Error[] = []
     const bus = redisNotificationBus({
       url: 'redis://127.0.0.1:1',
@@ -96,7 +96,7 @@ describe('redisNotificationBus without a server', () => {
     await bus.close()
   })
 
-  it('refuses to start without a url or a client', () => {
+  it('refusesToStartWithoutAUrlOrAClient', () => {
     expect(() => redisNotificationBus({})).toThrow(TypeError)
   })
 })

@@ -16,14 +16,13 @@ import {
   type NotificationBus,
   type OptionNames,
 } from '@tessera/core/ports'
-import { Redis } from 'ioredis'
-import { closeOwned } from './redis-client.ts'
+import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './redis-connection.ts'
 
-export interface RedisNotificationBusOptions {
-  /** Connection URL (`redis://…`); the bus owns its connections and closes them. */
-  url?: string
-  /** An existing client for publishing; the bus duplicates it to subscribe and leaves it open. */
-  client?: Redis
+/**
+ * The connection of `redisNotificationBus` (it publishes on it and subscribes on a duplicate of it),
+ * its channel, and who hears of its failures.
+ */
+export interface RedisNotificationBusOptions extends ConnectionOptions {
   /** The pub/sub channel every instance of one server shares. Default `tessera:bus`. */
   channel?: string
   /**
@@ -34,23 +33,24 @@ export interface RedisNotificationBusOptions {
 }
 
 const BUS_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   channel: true,
   onError: true,
 } as const satisfies OptionNames<RedisNotificationBusOptions>
 
+/** The server event bus over Redis pub/sub, with a way to wait until it listens. */
 export interface RedisNotificationBus extends NotificationBus {
   /** Resolves once the bus is subscribed to its channel (events from others reach it from then on). */
   ready(): Promise<void>
 }
 
+/**
+ * The server event bus over Redis pub/sub: what one instance publishes reaches the listeners of every other.
+ */
 export function redisNotificationBus(options: RedisNotificationBusOptions): RedisNotificationBus {
   assertKnownOptions(options, BUS_OPTION_NAMES, 'redisNotificationBus', { required: true })
   const channel = options.channel ?? 'tessera:bus'
-  const owned = options.client === undefined
-  if (owned && !options.url) throw new TypeError('redisNotificationBus needs a url or a client')
-  const publisher = options.client ?? new Redis(options.url!, { maxRetriesPerRequest: 1 })
+  const { client: publisher, release } = openConnection(options, 'redisNotificationBus')
   const subscriber = publisher.duplicate()
   const onError = (error: Error) => {
     try {
@@ -90,7 +90,7 @@ export function redisNotificationBus(options: RedisNotificationBusOptions): Redi
         await subscribed.catch(() => undefined)
         subscriber.disconnect()
         publisher.off('error', onError)
-        await closeOwned(publisher, owned)
+        await release()
       })()
       return closing
     },

@@ -27,7 +27,7 @@ describe.skipIf(!url)('redisReplayStore', () => {
     await admin.quit()
   })
 
-  it('lets Redis expire the record itself', async () => {
+  it('letsRedisExpireTheRecordItself', async () => {
     const store = redisReplayStore({ url: url!, keyPrefix })
     await store.claim('expiry', 'x', 1_000, 30_000)
     const ttl = await admin!.pttl(`${keyPrefix}expiry`)
@@ -36,7 +36,7 @@ describe.skipIf(!url)('redisReplayStore', () => {
     await store.close()
   })
 
-  it('works on a client it does not own, leaves it open, and refuses calls once closed', async () => {
+  it('worksOnAClientItDoesNotOwnLeavesItOpenAndRefusesCallsOnceClosed', async () => {
     const client = new Redis(url!)
     const store = redisReplayStore({ client, keyPrefix })
     expect((await store.claim('borrowed', 'x', 1_000, 1_000)).kind).toBe('claimed')
@@ -48,7 +48,7 @@ describe.skipIf(!url)('redisReplayStore', () => {
     await client.quit()
   })
 
-  it('reloads its scripts after SCRIPT FLUSH', async () => {
+  it('reloadsItsScriptsAfterSCRIPTFLUSH', async () => {
     const store = redisReplayStore({ url: url!, keyPrefix })
     await store.claim('flush-1', 'x', 1_000, 1_000)
     await admin!.script('FLUSH')
@@ -58,7 +58,7 @@ describe.skipIf(!url)('redisReplayStore', () => {
 })
 
 describe('redisReplayStore without a server', () => {
-  it('fails a call with a store error, in bounded time', async () => {
+  it('failsACallWithAStoreErrorInBoundedTime', async () => {
     const store = redisReplayStore({ url: 'redis://127.0.0.1:1', keyPrefix, timeoutMs: 500 })
     const t0 = performance.now()
     await expect(store.claim('k', 'x', 1_000, 1_000)).rejects.toMatchObject({

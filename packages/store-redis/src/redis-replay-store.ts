@@ -21,14 +21,17 @@ import {
   type ReplayStore,
   withStoreTimeout,
 } from '@tessera/core/ports'
-import type { Redis } from 'ioredis'
-import { closeOwned, connect, evalScript, NOW_MS, script } from './redis-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  evalScript,
+  NOW_MS,
+  openConnection,
+  script,
+} from './redis-connection.ts'
 
-export interface RedisReplayStoreOptions {
-  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
-  url?: string
-  /** An existing client; the store does not close it. */
-  client?: Redis
+/** The connection of `redisReplayStore`, the prefix of its keys and the bound on its calls. */
+export interface RedisReplayStoreOptions extends ConnectionOptions {
   /** Prefix of every record key. Default `tessera:replay:`. */
   keyPrefix?: string
   /** Bound on every call, including connecting. Default 2000. */
@@ -36,8 +39,7 @@ export interface RedisReplayStoreOptions {
 }
 
 const REPLAY_STORE_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   keyPrefix: true,
   timeoutMs: true,
 } as const satisfies OptionNames<RedisReplayStoreOptions>
@@ -99,12 +101,12 @@ const SCRIPTS = {
   inspect: script(INSPECT),
 }
 
+/** A ReplayStore in Redis, for the single-use records of every process and host that reaches it. */
 export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'redisReplayStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs, 'redisReplayStore')
   const prefix = options.keyPrefix ?? 'tessera:replay:'
+  const { client, release } = openConnection(options, 'redisReplayStore', { timeoutMs })
 
   let closed = false
 
@@ -164,7 +166,7 @@ export function redisReplayStore(options: RedisReplayStoreOptions): ReplayStore 
     },
     async close() {
       closed = true
-      await closeOwned(client, owned)
+      await release()
     },
   }
 }

@@ -35,7 +35,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await admin.quit()
   })
 
-  it('lets Redis expire the session itself, and get refreshes the expiry', async () => {
+  it('letsRedisExpireTheSessionItselfAndGetRefreshesTheExpiry', async () => {
     const keyPrefix = freshPrefix()
     const store = redisSessionStore({ url: url!, keyPrefix, idleMs: 60_000 })
     const session = sampleSession()
@@ -53,7 +53,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await store.close()
   })
 
-  it('keeps no index without maxSessions, and an expiring one with it', async () => {
+  it('keepsNoIndexWithoutMaxSessionsAndAnExpiringOneWithIt', async () => {
     const plain = freshPrefix()
     const a = redisSessionStore({ url: url!, keyPrefix: plain })
     await a.create(sampleSession())
@@ -70,7 +70,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await b.close()
   })
 
-  it('shares sessions between two stores (two instances)', async () => {
+  it('sharesSessionsBetweenTwoStoresTwoInstances', async () => {
     const keyPrefix = freshPrefix()
     const a = redisSessionStore({ url: url!, keyPrefix })
     const b = redisSessionStore({ url: url!, keyPrefix })
@@ -83,7 +83,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('works on a client it does not own, leaves it open, and refuses calls once closed', async () => {
+  it('worksOnAClientItDoesNotOwnLeavesItOpenAndRefusesCallsOnceClosed', async () => {
     const client = new Redis(url!)
     const store = redisSessionStore({ client, keyPrefix: freshPrefix() })
     const session = sampleSession()
@@ -95,7 +95,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
     await client.quit()
   })
 
-  it('reloads its scripts after SCRIPT FLUSH', async () => {
+  it('reloadsItsScriptsAfterSCRIPTFLUSH', async () => {
     const store = redisSessionStore({ url: url!, keyPrefix: freshPrefix(), maxSessions: 10 })
     const session = sampleSession()
     await store.create(session)
@@ -108,7 +108,7 @@ describe.skipIf(!url)('redisSessionStore', () => {
 })
 
 describe('redisSessionStore without a server', () => {
-  it('fails a call in bounded time', async () => {
+  it('failsACallInBoundedTime', async () => {
     const store = redisSessionStore({ url: 'redis://127.0.0.1:1', keyPrefix: runPrefix, timeoutMs: 500 })
     const t0 = performance.now()
     await expect(store.get('x')).rejects.toThrow()
@@ -116,7 +116,7 @@ describe('redisSessionStore without a server', () => {
     await store.close()
   })
 
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     expect(() => redisSessionStore({})).toThrow(TypeError)
     expect(() => redisSessionStore({ url: 'redis://127.0.0.1:1', idleMs: 0 })).toThrow(RangeError)
     expect(() => redisSessionStore({ url: 'redis://127.0.0.1:1', maxSessions: 1.5 })).toThrow(RangeError)

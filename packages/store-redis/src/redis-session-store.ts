@@ -18,13 +18,17 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
-import { closeOwned, connect, evalScript, NOW_MS, script } from './redis-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  evalScript,
+  NOW_MS,
+  openConnection,
+  script,
+} from './redis-connection.ts'
 
-export interface RedisSessionStoreOptions {
-  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
-  url?: string
-  /** An existing client; the store does not close it. */
-  client?: Redis
+/** The connection of `redisSessionStore`, the prefix of its keys, and how long and how many sessions live. */
+export interface RedisSessionStoreOptions extends ConnectionOptions {
   /** Prefix of every key. Default `tessera:session:`. */
   keyPrefix?: string
   /** A session unused this long ends (default 30 minutes). */
@@ -36,8 +40,7 @@ export interface RedisSessionStoreOptions {
 }
 
 const SESSION_STORE_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   keyPrefix: true,
   idleMs: true,
   maxSessions: true,
@@ -123,14 +126,14 @@ const SCRIPTS = {
 /** Keys asked for per SCAN step when counting sessions without an index. */
 const SCAN_BATCH = 1000
 
+/** A SessionStore in Redis: every instance that reaches it serves every handshake-era session. */
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
   assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'redisSessionStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max = options.maxSessions === undefined ? 0 : positiveInteger(options.maxSessions, 'maxSessions')
-  const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs, 'redisSessionStore')
   const prefix = options.keyPrefix ?? 'tessera:session:'
+  const { client, release } = openConnection(options, 'redisSessionStore', { timeoutMs })
   // Session ids are base64url (no ':'), so `s:<id>` never meets the index key.
   const keyOf = (id: string) => `${prefix}s:${id}`
   const index = `${prefix}index`
@@ -189,7 +192,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     },
     async close() {
       closed = true
-      await closeOwned(client, owned)
+      await release()
     },
   }
 }

@@ -38,7 +38,7 @@ describe.skipIf(!url)('redisStores', () => {
     await admin.quit()
   })
 
-  it('gives a real server stores and a bus another instance shares, under its prefix', async () => {
+  it('givesARealServerStoresAndABusAnotherInstanceSharesUnderItsPrefix', async () => {
     const prefix = freshPrefix()
     const stores = redisStores({ url: url!, prefix })
     const other = redisStores({ url: url!, prefix })
@@ -56,7 +56,7 @@ describe.skipIf(!url)('redisStores', () => {
     }
   })
 
-  it('closes its one connection once, when the server closes the last store', async () => {
+  it('closesItsOneConnectionOnceWhenTheServerClosesTheLastStore', async () => {
     const quit = vi.spyOn(Redis.prototype, 'quit')
     const stores = redisStores({ url: url!, prefix: freshPrefix() })
     const server = serverOn(stores)
@@ -69,7 +69,7 @@ describe.skipIf(!url)('redisStores', () => {
     await expect(stores.sessions.get('x')).rejects.toThrow(/not open/)
   })
 
-  it('keeps the connection open until the last store closes, and a second close does nothing', async () => {
+  it('keepsTheConnectionOpenUntilTheLastStoreClosesAndASecondCloseDoesNothing', async () => {
     const quit = vi.spyOn(Redis.prototype, 'quit')
     const stores = redisStores({ url: url!, prefix: freshPrefix() })
     await stores.replay.close()
@@ -87,7 +87,7 @@ describe.skipIf(!url)('redisStores', () => {
     expect(quit).toHaveBeenCalledTimes(1)
   })
 
-  it("uses the caller's client and leaves it open", async () => {
+  it('usesTheCallersClientAndLeavesItOpen', async () => {
     const client = new Redis(url!)
     const prefix = freshPrefix()
     const stores = redisStores({ client, prefix })
@@ -104,7 +104,7 @@ describe.skipIf(!url)('redisStores', () => {
 })
 
 describe('redisStores without a server', () => {
-  it('refuses to start without a url or a client, or with a bad timeout', () => {
+  it('refusesToStartWithoutAUrlOrAClientOrWithABadTimeout', () => {
     expect(() => redisStores({})).toThrow(TypeError)
     expect(() => redisStores({ url: 'redis://127.0.0.1:1', timeoutMs: 0 })).toThrow(RangeError)
   })

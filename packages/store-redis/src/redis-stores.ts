@@ -7,22 +7,28 @@
  * when the last of the stores is closed (the server closes them all in `close()`), and never when it
  * is the caller's own client.
  */
-
-import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
-import { assertKnownOptions, closeTogether, type OptionNames, positiveInteger } from '@tessera/core/ports'
-import type { Redis } from 'ioredis'
-import { closeOwned, connect } from './redis-client.ts'
+import {
+  assertKnownOptions,
+  closeTogether,
+  type EventStore,
+  type OptionNames,
+  positiveInteger,
+  type ReplayStore,
+  type SessionStore,
+  type TaskStore,
+} from '@tessera/core/ports'
+import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './redis-connection.ts'
 import { redisEventStore } from './redis-event-store.ts'
 import { type RedisNotificationBus, redisNotificationBus } from './redis-notification-bus.ts'
 import { redisReplayStore } from './redis-replay-store.ts'
 import { redisSessionStore } from './redis-session-store.ts'
 import { redisTaskStore } from './redis-task-store.ts'
 
-export interface RedisStoresOptions {
-  /** Connection URL (`redis://…`); the stores own that connection and close it with the last of them. */
-  url?: string
-  /** An existing client; the stores use it and leave it open. */
-  client?: Redis
+/**
+ * The connection `redisStores` shares between every store, the prefix of their keys and the bound on their
+ * calls.
+ */
+export interface RedisStoresOptions extends ConnectionOptions {
   /**
    * Prefix of every key and of the channel: `<prefix>single-use:…`, `<prefix>session:…`,
    * `<prefix>events:…`, `<prefix>task:…`, channel `<prefix>bus`. Default `tessera:`.
@@ -35,8 +41,7 @@ export interface RedisStoresOptions {
 }
 
 const STORES_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   prefix: true,
   timeoutMs: true,
   onError: true,
@@ -44,10 +49,15 @@ const STORES_OPTION_NAMES = {
 
 /** What `redisStores` builds: pass it as `stores` to `createServer`. */
 export interface RedisStores {
+  /** Single-use records, under `<prefix>single-use:`. */
   replay: ReplayStore
+  /** Handshake-era sessions, under `<prefix>session:`. */
   sessions: SessionStore
+  /** Events of resumable handshake-era streams, under `<prefix>events:`. */
   events: EventStore
+  /** Tasks, under `<prefix>task:`. */
   tasks: TaskStore
+  /** The event bus, on channel `<prefix>bus`. */
   bus: RedisNotificationBus
 }
 
@@ -62,7 +72,8 @@ export interface RedisStores {
  * const server = createServer({
  *   name: 'catalogue',
  *   version: '1.0.0',
- *   requestState: { keys }, // the same keys on every instance
+ *   // The same keys on every instance, so a state sealed by one opens on all.
+ *   requestState: { keys: [{ id: '2026-12', secret: process.env.STATE_KEY! }] },
  *   stores: redisStores({ url: process.env.REDIS_URL, prefix: 'catalogue:' }),
  * })
  * // server.close() closes the stores, and the connection with the last of them.
@@ -71,11 +82,11 @@ export interface RedisStores {
 export function redisStores(options: RedisStoresOptions): RedisStores {
   assertKnownOptions(options, STORES_OPTION_NAMES, 'redisStores', { required: true })
   const prefix = options.prefix ?? 'tessera:'
-  if (typeof prefix !== 'string') throw new TypeError('prefix must be a string')
+  if (typeof prefix !== 'string') throw new TypeError(`invalid prefix: ${String(prefix)}`)
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs, 'redisStores')
+  const { client, release } = openConnection(options, 'redisStores', { timeoutMs })
   try {
+    // Redis has no tables to create: each store's scripts load on their first call.
     return closeTogether(
       {
         replay: redisReplayStore({ client, keyPrefix: `${prefix}single-use:`, timeoutMs }),
@@ -84,10 +95,10 @@ export function redisStores(options: RedisStoresOptions): RedisStores {
         tasks: redisTaskStore({ client, keyPrefix: `${prefix}task:`, timeoutMs }),
         bus: redisNotificationBus({ client, channel: `${prefix}bus`, onError: options.onError }),
       },
-      () => closeOwned(client, owned),
+      release,
     )
   } catch (error) {
-    if (owned) client.disconnect()
+    void release()
     throw error
   }
 }

@@ -25,13 +25,16 @@ import {
   withTimeout,
 } from '@tessera/core/ports'
 import type { Redis } from 'ioredis'
-import { closeOwned, connect, evalScript, script } from './redis-client.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  evalScript,
+  openConnection,
+  script,
+} from './redis-connection.ts'
 
-export interface RedisTaskStoreOptions {
-  /** Connection URL (`redis://…`); the store owns that connection and closes it. */
-  url?: string
-  /** An existing client; the store does not close it. */
-  client?: Redis
+/** The connection of `redisTaskStore`, the prefix of its keys and the bound on its calls. */
+export interface RedisTaskStoreOptions extends ConnectionOptions {
   /** Prefix of every key. Default `tessera:task:`. */
   keyPrefix?: string
   /** Bound on every call, including connecting. Default 2000. */
@@ -39,8 +42,7 @@ export interface RedisTaskStoreOptions {
 }
 
 const TASK_STORE_OPTION_NAMES = {
-  url: true,
-  client: true,
+  ...CONNECTION_OPTION_NAMES,
   keyPrefix: true,
   timeoutMs: true,
 } as const satisfies OptionNames<RedisTaskStoreOptions>
@@ -85,12 +87,12 @@ return 1`
 
 const SCRIPTS = { create: script(CREATE), replace: script(REPLACE) }
 
+/** A TaskStore in Redis: every instance that reaches it reads and changes every task. */
 export function redisTaskStore(options: RedisTaskStoreOptions): TaskStore {
   assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'redisTaskStore', { required: true })
   const timeoutMs = positiveInteger(options.timeoutMs ?? 2000, 'timeoutMs')
-  const owned = options.client === undefined
-  const client = options.client ?? connect(options.url, timeoutMs, 'redisTaskStore')
   const prefix = options.keyPrefix ?? 'tessera:task:'
+  const { client, release } = openConnection(options, 'redisTaskStore', { timeoutMs })
   const keyOf = (id: string) => `${prefix}${id}`
   // Task ids are base64url: no id the store is given to create contains ':'.
   const ownerKeyOf = (owner: string) => `${prefix}owner:${owner}`
@@ -141,7 +143,7 @@ export function redisTaskStore(options: RedisTaskStoreOptions): TaskStore {
     },
     async close() {
       closed = true
-      await closeOwned(client, owned)
+      await release()
     },
   }
 }

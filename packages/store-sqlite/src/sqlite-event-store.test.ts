@@ -65,7 +65,7 @@ describe('sqliteEventStore', () => {
     await Promise.all(opened.splice(0).map((store) => store.close()))
   })
 
-  it('mints `<stream>/<seq>` ids, seq counting from 1 per stream', async () => {
+  it('mintsStreamSeqIdsSeqCountingFrom1PerStream', async () => {
     const store = open()
     const a = sampleStreamId()
     const b = sampleStreamId()
@@ -75,7 +75,7 @@ describe('sqliteEventStore', () => {
     expect(await store.append(a, note(2))).toBe(`${a}/3`)
   })
 
-  it('replays on one store what another appended, live (two processes)', async () => {
+  it('replaysOnOneStoreWhatAnotherAppendedLiveTwoProcesses', async () => {
     const table = freshTable()
     const writer = open({ table })
     const reader = open({ table })
@@ -97,7 +97,7 @@ describe('sqliteEventStore', () => {
     expect(seen).toEqual(expected)
   })
 
-  it('mints distinct, gapless ids for two stores appending to one stream at once', async () => {
+  it('mintsDistinctGaplessIdsForTwoStoresAppendingToOneStreamAtOnce', async () => {
     const table = freshTable()
     const a = open({ table })
     const b = open({ table })
@@ -110,7 +110,7 @@ describe('sqliteEventStore', () => {
     )
   })
 
-  it('mints distinct ids for two real processes appending to one stream at once', async () => {
+  it('mintsDistinctIdsForTwoRealProcessesAppendingToOneStreamAtOnce', async () => {
     const table = freshTable()
     const stream = sampleStreamId()
     const perWorker = 150
@@ -146,7 +146,7 @@ describe('sqliteEventStore', () => {
     )
   }, 30_000)
 
-  it('keeps exactly maxEventsPerStream rows of a stream', async () => {
+  it('keepsExactlyMaxEventsPerStreamRowsOfAStream', async () => {
     const table = freshTable()
     const store = open({ table, maxEventsPerStream: 5 })
     const stream = sampleStreamId()
@@ -157,7 +157,7 @@ describe('sqliteEventStore', () => {
     expect((await collect(store, ids[0]!)).events.map((event) => event.id)).toEqual(ids.slice(-5))
   })
 
-  it('forgets a stream unchanged for streamTtlMs, and sweeps its rows', async () => {
+  it('forgetsAStreamUnchangedForStreamTtlMsAndSweepsItsRows', async () => {
     const table = freshTable()
     const store = open({ table, streamTtlMs: 100, sweepEvery: 1 })
     const old = sampleStreamId()
@@ -171,7 +171,7 @@ describe('sqliteEventStore', () => {
     expect(rawCount(`${table}_streams`, old)).toBe(0)
   })
 
-  it('stops following a stream that expires while followed', async () => {
+  it('stopsFollowingAStreamThatExpiresWhileFollowed', async () => {
     const store = open({ streamTtlMs: 150 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -180,7 +180,7 @@ describe('sqliteEventStore', () => {
     expect(performance.now() - t0).toBeLessThan(1_000)
   })
 
-  it('ends its replays on close', async () => {
+  it('endsItsReplaysOnClose', async () => {
     const store = sqliteEventStore({ path, pollMs: 10_000 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -192,7 +192,7 @@ describe('sqliteEventStore', () => {
     expect(performance.now() - t0).toBeLessThan(100)
   })
 
-  it('wakes a local replay on append at once, without waiting for the poll', async () => {
+  it('wakesALocalReplayOnAppendAtOnceWithoutWaitingForThePoll', async () => {
     const store = open({ pollMs: 10_000 })
     const stream = sampleStreamId()
     const priming = await store.append(stream, undefined)
@@ -206,7 +206,7 @@ describe('sqliteEventStore', () => {
     expect(await replay).toBe(stream)
   })
 
-  it('shares one file with the single-use and session stores, on tables of its own', async () => {
+  it('sharesOneFileWithTheSingleUseAndSessionStoresOnTablesOfItsOwn', async () => {
     const replayStore = sqliteReplayStore({ path })
     const sessions = sqliteSessionStore({ path })
     const events = open()
@@ -222,7 +222,7 @@ describe('sqliteEventStore', () => {
     await Promise.all([replayStore.close(), sessions.close()])
   })
 
-  it('rejects, never throws: a bad stream id, and any call once closed', async () => {
+  it('rejectsNeverThrowsABadStreamIdAndAnyCallOnceClosed', async () => {
     const store = sqliteEventStore({ path: ':memory:' })
     await expect(store.append('', undefined)).rejects.toThrow(TypeError)
     await store.close()
@@ -241,7 +241,7 @@ describe('sqliteEventStore', () => {
     await store.close()
   })
 
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     expect(() => sqliteEventStore({ path: ':memory:', table: 'x"; DROP TABLE y' })).toThrow(TypeError)
     expect(() => sqliteEventStore({ path: ':memory:', maxEventsPerStream: 0 })).toThrow(RangeError)
     expect(() => sqliteEventStore({ path: ':memory:', streamTtlMs: 1.5 })).toThrow(RangeError)
@@ -258,7 +258,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
  * and writes the ids it minted as one JSON line.
  */
 class AppendWorker {
-  private readonly child: ChildProcessWithoutNullStreams
+  readonly #child: ChildProcessWithoutNullStreams
   readonly ready: Promise<void>
   readonly done: Promise<string[]>
 
@@ -267,27 +267,27 @@ class AppendWorker {
       const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
       const ready = async () => { process.stdout.write('ready\\n'); await lines.next() }
     `
-    this.child = spawn(
+    this.#child = spawn(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', `${prelude}${body}\nprocess.exit(0)`],
       { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
     )
     let stderr = ''
-    this.child.stderr.on('data', (chunk: Buffer) => {
+    this.#child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
     })
     let ids: string[] = []
     this.ready = new Promise((resolve, reject) => {
-      createInterface({ input: this.child.stdout }).on('line', (line) => {
+      createInterface({ input: this.#child.stdout }).on('line', (line) => {
         if (line === 'ready') resolve()
         else ids = JSON.parse(line) as string[]
       })
-      this.child.on('close', () => reject(new Error(`worker exited before ready: ${stderr}`)))
+      this.#child.on('close', () => reject(new Error(`worker exited before ready: ${stderr}`)))
     })
     this.done = new Promise((resolve, reject) => {
       // 'close', not 'exit': only then has every line of its stdout been read.
-      this.child.on('close', (code) => {
-        this.child.stdin.destroy()
+      this.#child.on('close', (code) => {
+        this.#child.stdin.destroy()
         if (code === 0) resolve(ids)
         else reject(new Error(`worker exited with ${code}: ${stderr}`))
       })
@@ -295,6 +295,6 @@ class AppendWorker {
   }
 
   go(): void {
-    this.child.stdin.write('go\n')
+    this.#child.stdin.write('go\n')
   }
 }

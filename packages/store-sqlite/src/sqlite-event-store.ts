@@ -27,9 +27,18 @@ import {
   type StoredEvent,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  sqlIdentifier,
+} from './sqlite-connection.ts'
 
-export interface SqliteEventStoreOptions extends DatabaseOptions {
+/**
+ * The file or handle of `sqliteEventStore`, its tables, and how much of each stream it keeps and for how
+ * long.
+ */
+export interface SqliteEventStoreOptions extends ConnectionOptions {
   /** Name of the events table (letters, digits, underscore); streams go in `<table>_streams`. Default `tessera_events`. */
   table?: string
   /** Events kept per stream (default 1000; older ones are dropped). */
@@ -49,7 +58,7 @@ export interface SqliteEventStoreOptions extends DatabaseOptions {
 }
 
 const EVENT_STORE_OPTION_NAMES = {
-  ...DATABASE_OPTION_NAMES,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   maxEventsPerStream: true,
   streamTtlMs: true,
@@ -70,20 +79,26 @@ interface EventRow {
   message: string | null
 }
 
+/**
+ * An EventStore in one SQLite file: a handshake-era stream cut on one process of the host resumes on any
+ * other.
+ */
 export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   assertKnownOptions(options, EVENT_STORE_OPTION_NAMES, 'sqliteEventStore', { required: true })
-  const table = options.table ?? 'tessera_events'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const table = sqlIdentifier(options.table ?? 'tessera_events', 'table')
   const maxEvents = positiveInteger(options.maxEventsPerStream ?? 1000, 'maxEventsPerStream')
   const ttlMs = positiveInteger(options.streamTtlMs ?? 60 * 60_000, 'streamTtlMs')
   const pollMs = positiveInteger(options.pollMs ?? 25, 'pollMs')
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
-  const { db, owned } = storeDatabase(options, options.synchronous ?? 'NORMAL', 'sqliteEventStore')
+  const { db, release } = openConnection(options, 'sqliteEventStore', {
+    synchronous: options.synchronous ?? 'NORMAL',
+  })
   let sql: ReturnType<typeof prepareStatements>
   try {
+    ensureSchema(db, table)
     sql = prepareStatements(db, table)
   } catch (error) {
-    if (owned) db.close()
+    void release()
     throw error
   }
   /** Replays of this store waiting for their next poll, by stream: woken early by a local append. */
@@ -160,12 +175,12 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
     async close() {
       closed = true
       wakeups.wakeAll()
-      if (owned && db.open) db.close()
+      await release()
     },
   }
 }
 
-function prepareStatements(db: Database.Database, table: string) {
+function ensureSchema(db: Database.Database, table: string): void {
   const events = `"${table}"`
   const streams = `"${table}_streams"`
   db.exec(`CREATE TABLE IF NOT EXISTS ${events} (
@@ -182,6 +197,11 @@ function prepareStatements(db: Database.Database, table: string) {
     updated INTEGER NOT NULL
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS "${table}_streams_updated" ON ${streams} (updated);`)
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const events = `"${table}"`
+  const streams = `"${table}_streams"`
   return {
     next: db.prepare(
       `INSERT INTO ${streams} (stream, last_seq, finished, updated) VALUES (@stream, 1, 0, @now)

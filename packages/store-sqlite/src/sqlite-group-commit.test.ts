@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase } from './sqlite-database.ts'
+import { openDatabase } from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-group-commit-'))

@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 describeReplayStore('sqlite', () => sqliteReplayStore({ path }))
 
 describe('sqliteReplayStore', () => {
-  it('keeps records across a reopen of the file', async () => {
+  it('keepsRecordsAcrossAReopenOfTheFile', async () => {
     const first = sqliteReplayStore({ path, table: 'reopen' })
     const claim = await first.claim('k', 'x', 60_000, 60_000)
     if (claim.kind !== 'claimed') throw new Error('expected a claim')
@@ -28,7 +28,7 @@ describe('sqliteReplayStore', () => {
     await second.close()
   })
 
-  it('sweeps expired rows', async () => {
+  it('sweepsExpiredRows', async () => {
     const store = sqliteReplayStore({ path, table: 'sweep', sweepEvery: 3 })
     await store.claim('a', 'x', 10, 10)
     await store.claim('b', 'x', 10, 10)
@@ -41,18 +41,18 @@ describe('sqliteReplayStore', () => {
     await store.close()
   })
 
-  it('turns a closed database into a store error', async () => {
+  it('turnsAClosedDatabaseIntoAStoreError', async () => {
     const store = sqliteReplayStore({ path })
     await store.close()
     await expect(store.claim('k', 'x', 100, 100)).rejects.toMatchObject({ code: 'TESSERA_STORE_UNAVAILABLE' })
     await store.close()
   })
 
-  it('refuses a table name that is not a plain identifier', () => {
+  it('refusesATableNameThatIsNotAPlainIdentifier', () => {
     expect(() => sqliteReplayStore({ path, table: 'x; DROP TABLE y' })).toThrow(TypeError)
   })
 
-  it('uses WAL journaling', async () => {
+  it('usesWALJournaling', async () => {
     const store = sqliteReplayStore({ path })
     await store.close()
     const Database = (await import('better-sqlite3')).default

@@ -22,15 +22,16 @@ import {
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
 import {
-  DATABASE_OPTION_NAMES,
-  type DatabaseOptions,
-  IDENTIFIER,
-  type StoreDatabase,
-  storeDatabase,
-} from './sqlite-database.ts'
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  type StoreConnection,
+  sqlIdentifier,
+} from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
 
-export interface SqliteReplayStoreOptions extends DatabaseOptions {
+/** The file or handle of `sqliteReplayStore`, its table, durability and sweeping. */
+export interface SqliteReplayStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore). Default `tessera_replay`. */
   table?: string
   /** SQLite `synchronous` level; FULL (default) keeps a record through a power loss. Ignored with `database`. */
@@ -40,7 +41,7 @@ export interface SqliteReplayStoreOptions extends DatabaseOptions {
 }
 
 const REPLAY_STORE_OPTION_NAMES = {
-  ...DATABASE_OPTION_NAMES,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   synchronous: true,
   sweepEvery: true,
@@ -55,17 +56,18 @@ interface Row {
   outcome: string | null
 }
 
+/** A ReplayStore in one SQLite file, for the single-use records of every process of one host. */
 export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStore {
   assertKnownOptions(options, REPLAY_STORE_OPTION_NAMES, 'sqliteReplayStore', { required: true })
-  const table = options.table ?? 'tessera_replay'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const table = sqlIdentifier(options.table ?? 'tessera_replay', 'table')
   const sweepEvery = positiveInteger(options.sweepEvery ?? 256, 'sweepEvery')
-  const { db, owned } = openReplayDatabase(options)
+  const { db, release } = openReplayConnection(options)
   let sql: ReturnType<typeof prepareStatements>
   try {
+    ensureSchema(db, table)
     sql = prepareStatements(db, table)
   } catch (error) {
-    if (owned) db.close()
+    void release()
     throw error
   }
   let claimsSinceSweep = 0
@@ -151,14 +153,14 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
       closed = true
       // The writes already asked for commit (or fail) before the handle goes.
       if (db.open) commit.flush()
-      if (owned && db.open) db.close()
+      await release()
     },
   }
 }
 
-function openReplayDatabase(options: SqliteReplayStoreOptions): StoreDatabase {
+function openReplayConnection(options: SqliteReplayStoreOptions): StoreConnection {
   try {
-    return storeDatabase(options, options.synchronous ?? 'FULL', 'sqliteReplayStore')
+    return openConnection(options, 'sqliteReplayStore', { synchronous: options.synchronous ?? 'FULL' })
   } catch (error) {
     // A bad option is the caller's mistake, not an unavailable store.
     if (error instanceof TypeError || error instanceof RangeError) throw error
@@ -169,7 +171,7 @@ function openReplayDatabase(options: SqliteReplayStoreOptions): StoreDatabase {
 /** The epoch's row: record keys are nonces (base64url) and `dpop:…` keys, and none starts with ':'. */
 const EPOCH_KEY = ':epoch'
 
-function prepareStatements(db: Database.Database, table: string) {
+function ensureSchema(db: Database.Database, table: string): void {
   const t = `"${table}"`
   db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
     key TEXT PRIMARY KEY NOT NULL,
@@ -181,6 +183,10 @@ function prepareStatements(db: Database.Database, table: string) {
     outcome TEXT
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS "${table}_expires_at" ON ${t} (expires_at);`)
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const t = `"${table}"`
   return {
     epoch: db.prepare(`SELECT outcome FROM ${t} WHERE key = ?`),
     makeEpoch: db.prepare(

@@ -43,7 +43,7 @@ function rawRow(table: string, id: string): { data: string; last_seen: number } 
 }
 
 describe('sqliteSessionStore', () => {
-  it('shares sessions between two stores on one file (two processes)', async () => {
+  it('sharesSessionsBetweenTwoStoresOnOneFileTwoProcesses', async () => {
     const table = freshTable()
     const a = sqliteSessionStore({ path, table })
     const b = sqliteSessionStore({ path, table })
@@ -58,7 +58,7 @@ describe('sqliteSessionStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('keeps every change applied at once through two stores', async () => {
+  it('keepsEveryChangeAppliedAtOnceThroughTwoStores', async () => {
     const table = freshTable()
     const a = sqliteSessionStore({ path, table })
     const b = sqliteSessionStore({ path, table })
@@ -75,7 +75,7 @@ describe('sqliteSessionStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('keeps every change applied at once by two real processes', async () => {
+  it('keepsEveryChangeAppliedAtOnceByTwoRealProcesses', async () => {
     const table = freshTable()
     const store = sqliteSessionStore({ path, table })
     const session = sampleSession()
@@ -101,7 +101,7 @@ describe('sqliteSessionStore', () => {
     await store.close()
   }, 30_000)
 
-  it('refreshes last_seen on get, not on apply', async () => {
+  it('refreshesLastSeenOnGetNotOnApply', async () => {
     const table = freshTable()
     const store = sqliteSessionStore({ path, table })
     const session = sampleSession()
@@ -116,7 +116,7 @@ describe('sqliteSessionStore', () => {
     await store.close()
   })
 
-  it('deletes an idle row when it is read or changed, and never brings it back', async () => {
+  it('deletesAnIdleRowWhenItIsReadOrChangedAndNeverBringsItBack', async () => {
     const table = freshTable()
     const store = sqliteSessionStore({ path, table, idleMs: 50 })
     const read = sampleSession()
@@ -136,7 +136,7 @@ describe('sqliteSessionStore', () => {
     await store.close()
   })
 
-  it('sweeps idle rows on create, and counts live sessions of every store on the file', async () => {
+  it('sweepsIdleRowsOnCreateAndCountsLiveSessionsOfEveryStoreOnTheFile', async () => {
     const table = freshTable()
     const a = sqliteSessionStore({ path, table, maxSessions: 2, idleMs: 100 })
     const b = sqliteSessionStore({ path, table, maxSessions: 2, idleMs: 100 })
@@ -151,7 +151,7 @@ describe('sqliteSessionStore', () => {
     await Promise.all([a.close(), b.close()])
   })
 
-  it('shares one file with the single-use store, on its own table', async () => {
+  it('sharesOneFileWithTheSingleUseStoreOnItsOwnTable', async () => {
     const replay = sqliteReplayStore({ path })
     const sessions = sqliteSessionStore({ path })
     const claim = await replay.claim('shared-file', 'x', 60_000, 60_000)
@@ -163,7 +163,7 @@ describe('sqliteSessionStore', () => {
     await Promise.all([replay.close(), sessions.close()])
   })
 
-  it('uses WAL journaling', async () => {
+  it('usesWALJournaling', async () => {
     const store = sqliteSessionStore({ path, table: freshTable() })
     await store.close()
     const raw = new Database(path, { readonly: true })
@@ -171,7 +171,7 @@ describe('sqliteSessionStore', () => {
     raw.close()
   })
 
-  it('rejects, never throws, once closed', async () => {
+  it('rejectsNeverThrowsOnceClosed', async () => {
     const store = sqliteSessionStore({ path: ':memory:' })
     await store.close()
     const calls = [
@@ -190,7 +190,7 @@ describe('sqliteSessionStore', () => {
     await store.close()
   })
 
-  it('refuses bad options', () => {
+  it('refusesBadOptions', () => {
     expect(() => sqliteSessionStore({ path: ':memory:', table: 'x; DROP TABLE y' })).toThrow(TypeError)
     expect(() => sqliteSessionStore({ path: ':memory:', idleMs: 0 })).toThrow(RangeError)
     expect(() => sqliteSessionStore({ path: ':memory:', maxSessions: 1.5 })).toThrow(RangeError)
@@ -207,7 +207,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
  * its changes at the same moment.
  */
 class ChangeWorker {
-  private readonly child: ChildProcessWithoutNullStreams
+  readonly #child: ChildProcessWithoutNullStreams
   readonly ready: Promise<void>
   readonly done: Promise<void>
 
@@ -216,7 +216,7 @@ class ChangeWorker {
       const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
       const ready = async () => { process.stdout.write('ready\\n'); await lines.next() }
     `
-    this.child = spawn(
+    this.#child = spawn(
       process.execPath,
       ['--import', 'tsx', '--input-type=module', '-e', `${prelude}${body}\nprocess.exit(0)`],
       {
@@ -225,19 +225,19 @@ class ChangeWorker {
       },
     )
     let stderr = ''
-    this.child.stderr.on('data', (chunk: Buffer) => {
+    this.#child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()
     })
     this.ready = new Promise((resolve, reject) => {
-      createInterface({ input: this.child.stdout }).on('line', (line) => {
+      createInterface({ input: this.#child.stdout }).on('line', (line) => {
         if (line === 'ready') resolve()
       })
-      this.child.on('close', () => reject(new Error(`worker exited before ready: ${stderr}`)))
+      this.#child.on('close', () => reject(new Error(`worker exited before ready: ${stderr}`)))
     })
     this.done = new Promise((resolve, reject) => {
       // 'close', not 'exit': only then has every line of its stdout been read.
-      this.child.on('close', (code) => {
-        this.child.stdin.destroy()
+      this.#child.on('close', (code) => {
+        this.#child.stdin.destroy()
         if (code === 0) resolve()
         else reject(new Error(`worker exited with ${code}: ${stderr}`))
       })
@@ -245,6 +245,6 @@ class ChangeWorker {
   }
 
   go(): void {
-    this.child.stdin.write('go\n')
+    this.#child.stdin.write('go\n')
   }
 }

@@ -19,9 +19,15 @@ import {
   type SessionStore,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  sqlIdentifier,
+} from './sqlite-connection.ts'
 
-export interface SqliteSessionStoreOptions extends DatabaseOptions {
+/** The file or handle of `sqliteSessionStore`, its table, and how long and how many sessions live. */
+export interface SqliteSessionStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore). Default `tessera_sessions`. */
   table?: string
   /** A session unused this long ends (default 30 minutes). */
@@ -37,7 +43,7 @@ export interface SqliteSessionStoreOptions extends DatabaseOptions {
 }
 
 const SESSION_STORE_OPTION_NAMES = {
-  ...DATABASE_OPTION_NAMES,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   idleMs: true,
   maxSessions: true,
@@ -49,19 +55,22 @@ interface Row {
   last_seen: number
 }
 
+/** A SessionStore in one SQLite file: every process of one host serves every handshake-era session. */
 export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionStore {
   assertKnownOptions(options, SESSION_STORE_OPTION_NAMES, 'sqliteSessionStore', { required: true })
-  const table = options.table ?? 'tessera_sessions'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
+  const table = sqlIdentifier(options.table ?? 'tessera_sessions', 'table')
   const idleMs = positiveInteger(options.idleMs ?? 30 * 60_000, 'idleMs')
   const max =
     options.maxSessions === undefined ? undefined : positiveInteger(options.maxSessions, 'maxSessions')
-  const { db, owned } = storeDatabase(options, options.synchronous ?? 'NORMAL', 'sqliteSessionStore')
+  const { db, release } = openConnection(options, 'sqliteSessionStore', {
+    synchronous: options.synchronous ?? 'NORMAL',
+  })
   let sql: ReturnType<typeof prepareStatements>
   try {
+    ensureSchema(db, table)
     sql = prepareStatements(db, table)
   } catch (error) {
-    if (owned) db.close()
+    void release()
     throw error
   }
   let closed = false
@@ -124,19 +133,22 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
     },
     async close() {
       closed = true
-      if (owned && db.open) db.close()
+      await release()
     },
   }
 }
 
-function prepareStatements(db: Database.Database, table: string) {
-  const t = `"${table}"`
-  db.exec(`CREATE TABLE IF NOT EXISTS ${t} (
+function ensureSchema(db: Database.Database, table: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (
     id TEXT PRIMARY KEY NOT NULL,
     data TEXT NOT NULL,
     last_seen INTEGER NOT NULL
   ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS "${table}_last_seen" ON ${t} (last_seen);`)
+  CREATE INDEX IF NOT EXISTS "${table}_last_seen" ON "${table}" (last_seen);`)
+}
+
+function prepareStatements(db: Database.Database, table: string) {
+  const t = `"${table}"`
   return {
     select: db.prepare(`SELECT data, last_seen FROM ${t} WHERE id = ?`),
     upsert: db.prepare(`INSERT OR REPLACE INTO ${t} (id, data, last_seen) VALUES (?, ?, ?)`),

@@ -3,7 +3,8 @@
  * The bundle: a real server built on `sqliteStores` keeps what it shares in the file (a session
  * opened through the server, a single-use record, a stream's events, a task are all visible to a second
  * bundle on the same file, as another process of the host would see them), on the tables its
- * prefix names, and the one database handle is closed exactly once, after the last store.
+ * prefix names, and the one database handle is closed exactly once, after the last store, but
+ * never when it is the caller's own.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,7 +37,7 @@ describe('sqliteStores', () => {
     vi.restoreAllMocks()
   })
 
-  it('gives a real server stores another process of the host shares, on the tables of its prefix', async () => {
+  it('givesARealServerStoresAnotherProcessOfTheHostSharesOnTheTablesOfItsPrefix', async () => {
     const stores = sqliteStores({ path, prefix: 'bundle_' })
     const other = sqliteStores({ path, prefix: 'bundle_' })
     const shared = await expectBundlesShare(stores, other)
@@ -56,7 +57,7 @@ describe('sqliteStores', () => {
     }
   })
 
-  it('names its tables tessera_… by default', async () => {
+  it('namesItsTablesTesseraByDefault', async () => {
     const stores = sqliteStores({ path })
     await stores.sessions.create(sampleSession())
     await closeAll(stores)
@@ -70,7 +71,7 @@ describe('sqliteStores', () => {
     )
   })
 
-  it('closes its one database handle once, when the server closes the last store', async () => {
+  it('closesItsOneDatabaseHandleOnceWhenTheServerClosesTheLastStore', async () => {
     const closes = vi.spyOn(Database.prototype, 'close')
     const stores = sqliteStores({ path })
     const server = serverOn(stores)
@@ -83,7 +84,7 @@ describe('sqliteStores', () => {
     })
   })
 
-  it('keeps the handle open until the last store closes, and a second close does nothing', async () => {
+  it('keepsTheHandleOpenUntilTheLastStoreClosesAndASecondCloseDoesNothing', async () => {
     const closes = vi.spyOn(Database.prototype, 'close')
     const stores = sqliteStores({ path })
     await stores.replay.close()
@@ -100,8 +101,22 @@ describe('sqliteStores', () => {
     expect(closes).toHaveBeenCalledTimes(1)
   })
 
-  it('refuses a prefix that is not a plain identifier', () => {
+  it('usesTheCallersDatabaseAndLeavesItOpen', async () => {
+    const database = new Database(path)
+    const closes = vi.spyOn(Database.prototype, 'close')
+    const stores = sqliteStores({ database, prefix: 'given_' })
+    const session = sampleSession()
+    await stores.sessions.create(session)
+    await closeAll(stores)
+    expect(closes).not.toHaveBeenCalled()
+    expect(database.prepare('SELECT id FROM given_sessions WHERE id = ?').get(session.id)).toEqual({
+      id: session.id,
+    })
+    database.close()
+  })
+
+  it('refusesAPrefixThatIsNotAPlainIdentifierAndAMissingPath', () => {
     expect(() => sqliteStores({ path, prefix: 'x"; DROP TABLE y; --' })).toThrow(TypeError)
-    expect(() => sqliteStores({} as never)).toThrow(TypeError)
+    expect(() => sqliteStores({})).toThrow(TypeError)
   })
 })

@@ -3,48 +3,53 @@
  * The SQLite stores of one server in one file, over one database handle: single-use records,
  * handshake-era sessions, resumable stream events and tasks, each on a table of its own. The
  * handle is opened once and closed once, when the last of the stores is closed (the server closes
- * them all in `close()`). It runs with `synchronous = FULL`, the level the single-use records
- * need to survive a power loss (tasks need it too); sessions and events share it.
+ * them all in `close()`), and never when it is the caller's own `database`. It is opened with
+ * `synchronous = FULL`, the level the single-use records need to survive a power loss (tasks need
+ * it too); sessions and events share it.
  *
  * There is no SQLite bus: the processes of one host that share the file are the workers of one
  * `node:cluster`, and their events travel with `clusterNotificationBus()` from
  * `@tessera/core/cluster`.
  */
-import type { EventStore, ReplayStore, SessionStore, TaskStore } from '@tessera/core/ports'
-import { assertKnownOptions, closeTogether, type OptionNames } from '@tessera/core/ports'
-import { openDatabase } from './sqlite-database.ts'
+import {
+  assertKnownOptions,
+  closeTogether,
+  type EventStore,
+  type OptionNames,
+  type ReplayStore,
+  type SessionStore,
+  type TaskStore,
+} from '@tessera/core/ports'
+import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './sqlite-connection.ts'
 import { sqliteEventStore } from './sqlite-event-store.ts'
 import { sqliteReplayStore } from './sqlite-replay-store.ts'
 import { sqliteSessionStore } from './sqlite-session-store.ts'
 import { sqliteTaskStore } from './sqlite-task-store.ts'
 
-export interface SqliteStoresOptions {
-  /** Database file; every process of the host that serves the server opens the same one. */
-  path: string
+/** The file (or handle) `sqliteStores` keeps every store in, and the prefix of their tables. */
+export interface SqliteStoresOptions extends ConnectionOptions {
   /**
    * Prefix of the table names (letters, digits, underscore): `<prefix>single_use`,
    * `<prefix>sessions`, `<prefix>stream_events` (and `<prefix>stream_events_streams`), `<prefix>tasks`.
    * Default `tessera_`.
    */
   prefix?: string
-  /**
-   * How long a call waits for another process's write lock. better-sqlite3 is synchronous, so
-   * this wait blocks the event loop: keep it short. Default 2000.
-   */
-  busyTimeoutMs?: number
 }
 
 const STORES_OPTION_NAMES = {
-  path: true,
+  ...CONNECTION_OPTION_NAMES,
   prefix: true,
-  busyTimeoutMs: true,
 } as const satisfies OptionNames<SqliteStoresOptions>
 
 /** What `sqliteStores` builds: pass it as `stores` to `createServer`. */
 export interface SqliteStores {
+  /** Single-use records, in `<prefix>single_use`. */
   replay: ReplayStore
+  /** Handshake-era sessions, in `<prefix>sessions`. */
   sessions: SessionStore
+  /** Events of resumable handshake-era streams, in `<prefix>stream_events`. */
   events: EventStore
+  /** Tasks, in `<prefix>tasks`. */
   tasks: TaskStore
 }
 
@@ -71,13 +76,11 @@ const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
 export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
   assertKnownOptions(options, STORES_OPTION_NAMES, 'sqliteStores', { required: true })
   const prefix = options.prefix ?? 'tessera_'
-  if (!PREFIX.test(prefix)) throw new TypeError(`invalid table prefix: ${prefix}`)
-  if (typeof options.path !== 'string') throw new TypeError('sqliteStores needs a path')
-  const database = openDatabase(options.path, options.busyTimeoutMs ?? 2000, 'FULL')
-  const release = async () => {
-    if (database.open) database.close()
-  }
+  if (typeof prefix !== 'string' || !PREFIX.test(prefix)) throw new TypeError(`invalid prefix: ${prefix}`)
+  // FULL: the level single-use records and tasks need to survive a power loss.
+  const { db: database, release } = openConnection(options, 'sqliteStores', { synchronous: 'FULL' })
   try {
+    // Each store creates its tables on the shared handle as it is built.
     return closeTogether(
       {
         replay: sqliteReplayStore({ database, table: `${prefix}single_use` }),
@@ -88,7 +91,7 @@ export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
       release,
     )
   } catch (error) {
-    database.close()
+    void release()
     throw error
   }
 }

@@ -22,9 +22,15 @@ import {
   type TaskStore,
 } from '@tessera/core/ports'
 import type Database from 'better-sqlite3'
-import { DATABASE_OPTION_NAMES, type DatabaseOptions, IDENTIFIER, storeDatabase } from './sqlite-database.ts'
+import {
+  CONNECTION_OPTION_NAMES,
+  type ConnectionOptions,
+  openConnection,
+  sqlIdentifier,
+} from './sqlite-connection.ts'
 
-export interface SqliteTaskStoreOptions extends DatabaseOptions {
+/** The file or handle of `sqliteTaskStore`, its table and durability. */
+export interface SqliteTaskStoreOptions extends ConnectionOptions {
   /** Table name (letters, digits, underscore). Default `tessera_tasks`. */
   table?: string
   /** SQLite `synchronous` level (default FULL). Ignored with `database`. */
@@ -32,21 +38,24 @@ export interface SqliteTaskStoreOptions extends DatabaseOptions {
 }
 
 const TASK_STORE_OPTION_NAMES = {
-  ...DATABASE_OPTION_NAMES,
+  ...CONNECTION_OPTION_NAMES,
   table: true,
   synchronous: true,
 } as const satisfies OptionNames<SqliteTaskStoreOptions>
 
+/** A TaskStore in one SQLite file: every process of one host reads and changes every task. */
 export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
   assertKnownOptions(options, TASK_STORE_OPTION_NAMES, 'sqliteTaskStore', { required: true })
-  const table = options.table ?? 'tessera_tasks'
-  if (!IDENTIFIER.test(table)) throw new TypeError(`invalid table name: ${table}`)
-  const { db, owned } = storeDatabase(options, options.synchronous ?? 'FULL', 'sqliteTaskStore')
+  const table = sqlIdentifier(options.table ?? 'tessera_tasks', 'table')
+  const { db, release } = openConnection(options, 'sqliteTaskStore', {
+    synchronous: options.synchronous ?? 'FULL',
+  })
   let sql: ReturnType<typeof prepareStatements>
   try {
+    ensureSchema(db, table)
     sql = prepareStatements(db, table)
   } catch (error) {
-    if (owned) db.close()
+    void release()
     throw error
   }
   let closed = false
@@ -91,7 +100,7 @@ export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
     },
     async close() {
       closed = true
-      if (owned && db.open) db.close()
+      await release()
     },
   }
 }
@@ -122,7 +131,6 @@ function ensureSchema(db: Database.Database, table: string): void {
 
 function prepareStatements(db: Database.Database, table: string) {
   const t = `"${table}"`
-  ensureSchema(db, table)
   const live = '(expires_at IS NULL OR expires_at > ?)'
   return {
     insert: db.prepare(

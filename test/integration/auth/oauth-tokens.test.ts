@@ -65,9 +65,9 @@ describe('requests without a usable token', () => {
     expect(modern.status).toBe(401)
     expect(modern.headers.get('www-authenticate')).toBe(challengeOf(f.url))
     expect(errorOf(modern).code).toBe(-32600)
-    const legacy = await postInitialize(f.url)
-    expect(legacy.status).toBe(401)
-    expect(legacy.headers.get('www-authenticate')).toBe(challengeOf(f.url))
+    const handshake = await postInitialize(f.url)
+    expect(handshake.status).toBe(401)
+    expect(handshake.headers.get('www-authenticate')).toBe(challengeOf(f.url))
   })
 
   it('answers400ToAMalformedAuthorizationHeader', async () => {

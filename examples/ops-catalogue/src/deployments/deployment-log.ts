@@ -32,7 +32,7 @@ export interface NewDeployment {
   previousVersion?: string
   note?: string
   /**
-   * The idempotency key of the accepted answer that asked for this entry (`ctx.idempotencyKey`),
+   * The idempotency key of the accepted answer that asked for this entry (`ctx.request.idempotencyKey`),
    * stored with it in the same step: a second append under the key writes nothing and returns
    * the first entry. Never shown: it is the log's own bookkeeping.
    */

@@ -4,8 +4,9 @@
  * stops the start here), the shared state keys, the stores and the server built on them. The
  * process that starts first also creates the key file and seeds the log; workers only read them.
  */
-import { type McpServer, readStateKeyFile, type StateKey } from '@tessera/core'
+import type { McpServer } from '@tessera/core'
 import type { ReplayStore } from '@tessera/core/ports'
+import { readStateKeyFile, type StateKey } from '@tessera/core/request-state'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import { loadCatalogue } from '../catalogue/load-catalogue.ts'
 import type { AppConfig } from '../cli.ts'

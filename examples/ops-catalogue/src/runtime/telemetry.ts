@@ -47,9 +47,7 @@ export function startTelemetry(options: {
     )
   }
   if (options.metricsPort !== undefined) {
-    readers.push(
-      new PrometheusExporter({ host: options.host, port: options.metricsPort }) as unknown as IMetricReader,
-    )
+    readers.push(new PrometheusExporter({ host: options.host, port: options.metricsPort }))
   }
   const meterProvider = new MeterProvider({ resource, readers })
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())

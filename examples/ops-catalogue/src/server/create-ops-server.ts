@@ -3,7 +3,8 @@
  * Builds the ops catalogue MCP server from its parts. Transports, stores and keys are chosen by
  * the caller (main, or a test), so the same server runs over HTTP, stdio, one worker or several.
  */
-import { createServer, type Logger, type McpServer, type StateKey, type Stores } from '@tessera/core'
+import { createServer, type Logger, type McpServer, type Stores } from '@tessera/core'
+import type { StateKey } from '@tessera/core/request-state'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { reseedingLog } from '../deployments/reseeding-log.ts'

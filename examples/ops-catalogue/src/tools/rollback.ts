@@ -19,7 +19,7 @@
  *
  * The guard cannot see inside the work: a worker killed after the rollback reached the log but
  * before its record said done leaves the answer claimable again once the lease runs out. So the
- * rollback is written with the answer's `ctx.idempotencyKey` in the same step, and a handler run
+ * rollback is written with the answer's `ctx.request.idempotencyKey` in the same step, and a handler run
  * again for that answer looks the key up first: it finds its own rollback and reports it, as the
  * first run would have, instead of acting again or saying nothing was done.
  *
@@ -76,7 +76,7 @@ export function registerRollback(app: McpServer, deps: OpsDeps): void {
     async ({ service, version }, ctx): Promise<RollbackResult> => {
       const entry = deps.catalogue.get(service)
       if (entry === undefined) return unknownService(deps.catalogue, service)
-      const key = ctx.idempotencyKey
+      const key = ctx.request.idempotencyKey
       const earlier = key === undefined ? undefined : await deps.log.byRequestKey(key)
       if (earlier !== undefined) return rolledBack(deps, entry, earlier, undefined)
       const history = await deps.log.history(service)
@@ -144,7 +144,7 @@ async function rollBack(deps: OpsDeps, entry: ServiceEntry, plan: RollbackPlan):
     previousVersion: head.version,
     by: requester(plan.ctx),
     note: plan.how,
-    ...(plan.ctx.idempotencyKey === undefined ? {} : { requestKey: plan.ctx.idempotencyKey }),
+    ...(plan.ctx.request.idempotencyKey === undefined ? {} : { requestKey: plan.ctx.request.idempotencyKey }),
   }
   await plan.ctx.startTask()
   await rollingOut(deps, entry, plan)
@@ -237,7 +237,7 @@ function requester(ctx: RequestContext): string {
   const subject = ctx.auth?.subject
   const shownSubject = typeof subject === 'string' ? oneLine(subject, REQUESTER_MAX) : ''
   if (shownSubject !== '') return shownSubject
-  const name = ctx.clientInfo?.name
+  const name = ctx.client.info?.name
   const shownName = typeof name === 'string' ? oneLine(name, REQUESTER_MAX - 'mcp:'.length) : ''
   return `mcp:${shownName === '' ? 'anonymous' : shownName}`
 }

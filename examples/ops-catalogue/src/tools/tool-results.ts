@@ -5,7 +5,7 @@
  * protocol error, because the call itself was well-formed. An argument named back in it is put on
  * one line and cut short, since the caller chose it.
  */
-import type { CallToolResult } from '@tessera/core'
+import type { CallToolResult } from '@tessera/core/protocol'
 import { z } from 'zod'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import { oneLine } from '../one-line.ts'

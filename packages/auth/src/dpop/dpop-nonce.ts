@@ -8,6 +8,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 
+/** How `dpopNonces` makes its nonces: the key they are MACs under and how often they change. */
 export interface DpopNonceOptions {
   /**
    * The HMAC key, at least 32 bytes; every instance that must accept another's nonces needs the
@@ -26,6 +27,7 @@ const DPOP_NONCE_OPTION_NAMES = {
   now: true,
 } as const satisfies OptionNames<DpopNonceOptions>
 
+/** Server-issued DPoP nonces: give this as `dpop.nonces` of `oauthResourceServer`. */
 export interface DpopNonces {
   /** The nonce to send to clients now (in the DPoP-Nonce response header). */
   current(): string
@@ -37,6 +39,10 @@ const DEFAULT_ROTATE_MS = 5 * 60 * 1000
 /** The HMAC-SHA256 key length: a shorter key would be the weakest part. */
 const MIN_SECRET_BYTES = 32
 
+/**
+ * Nonces that need no storage: every instance sharing `secret` issues and accepts the same ones,
+ * each good for its window and the next. Throws a RangeError for a short key or a bad window.
+ */
 export function dpopNonces(options: DpopNonceOptions = {}): DpopNonces {
   assertKnownOptions(options, DPOP_NONCE_OPTION_NAMES, 'dpopNonces')
   const rotateMs = options.rotateMs ?? DEFAULT_ROTATE_MS

@@ -20,6 +20,7 @@ import {
   jwtVerify,
 } from 'jose'
 
+/** Why a DPoP proof was refused: the `reason` of a `DpopRejectedError`, for logs and metrics. */
 export type DpopRejection =
   | 'malformed'
   | 'wrong-type'

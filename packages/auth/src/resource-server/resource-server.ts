@@ -10,6 +10,7 @@
 import type { AuthInfo } from '@tessera/core'
 import { HttpAuthError, type HttpAuthenticator, type HttpAuthRequest } from '@tessera/core/http'
 import { assertKnownOptions, type OptionNames, type ReplayStore } from '@tessera/core/ports'
+import { wireMappings } from '@tessera/core/protocol'
 import type { DpopNonces } from '../dpop/dpop-nonce.ts'
 import { DpopRejectedError, proofAcceptanceWindowMs, verifyDpopProof } from '../dpop/dpop-proof.ts'
 import { type ProofLedger, proofKey, replayStoreLedger } from '../dpop/dpop-replay.ts'
@@ -18,6 +19,7 @@ import { credentialsOf } from './authorization-header.ts'
 import { type ChallengeParams, challenge } from './challenge.ts'
 import { metadataPaths, metadataUrl, protectedResourceMetadata } from './metadata.ts'
 
+/** How DPoP-bound tokens (RFC 9449) are accepted: the `dpop` option of `oauthResourceServer`. */
 export interface DpopOptions {
   /**
    * Where each proof's `jti` is recorded, once, for as long as the proof is acceptable: the
@@ -35,6 +37,7 @@ export interface DpopOptions {
   nonces?: DpopNonces
 }
 
+/** What `oauthResourceServer` protects, who issues its tokens and how they are checked. */
 export interface ResourceServerOptions {
   /** This server's canonical URI (RFC 8707), e.g. `https://mcp.example.com/mcp`; tokens must name it in `aud`. */
   resource: string
@@ -56,7 +59,9 @@ export interface ResourceServerOptions {
   scopeHierarchy?: Record<string, string[]>
   /** Accept DPoP-bound tokens (RFC 9449). Without it a DPoP-bound token is refused. */
   dpop?: DpopOptions
+  /** A name for people, the `resource_name` of the metadata. */
   resourceName?: string
+  /** A page about this server for developers, the `resource_documentation` of the metadata. */
   resourceDocumentation?: string
   /** The clock, in milliseconds since the epoch (tests fix it). */
   now?: () => number
@@ -82,12 +87,20 @@ const RESOURCE_SERVER_OPTION_NAMES = {
   now: true,
 } as const satisfies OptionNames<ResourceServerOptions>
 
+/**
+ * The `auth` of an HTTP face: authenticates every request, serves the Protected Resource
+ * Metadata, and writes the challenge of a missing scope.
+ */
 export interface ResourceServer extends HttpAuthenticator {
   /** The Protected Resource Metadata document. */
   readonly metadata: Readonly<Record<string, unknown>>
   /** Where the metadata is served (the URL challenges name). */
   readonly metadataUrl: string
 }
+
+/** A refused or missing token, and a malformed `Authorization` header, as the error table answers them. */
+const UNAUTHORIZED = wireMappings.TESSERA_UNAUTHORIZED.http
+const BAD_REQUEST = wireMappings.TESSERA_INVALID_REQUEST.http
 
 const DEFAULT_DPOP_ALGORITHMS = ['ES256', 'ES384', 'EdDSA', 'RS256', 'PS256']
 
@@ -107,6 +120,31 @@ const DESCRIPTIONS: Record<TokenRejectedError['reason'], string> = {
   'verifier-unavailable': 'The access token could not be verified now; retry later.',
 }
 
+/**
+ * An OAuth 2.1 resource server for both HTTP faces: each request's token is read from
+ * `Authorization`, verified, bound to its DPoP key when it has one, and turned into the principal
+ * and scopes of the call. Bad options throw TypeError or RangeError here, at start.
+ *
+ * @example
+ * ```ts
+ * import { jwtVerifier, oauthResourceServer } from '@tessera/auth'
+ * import { createServer } from '@tessera/core'
+ * import { listen } from '@tessera/core/http'
+ *
+ * const resource = 'https://mcp.example.com/mcp'
+ * const issuer = 'https://auth.example.com'
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ *
+ * await listen(app, {
+ *   auth: oauthResourceServer({
+ *     resource,
+ *     authorizationServers: [issuer],
+ *     scopesSupported: ['ops:read'],
+ *     verifier: jwtVerifier({ issuer, audience: resource, jwks: new URL(`${issuer}/jwks`), type: 'at+jwt' }),
+ *   }),
+ * })
+ * ```
+ */
 export function oauthResourceServer(options: ResourceServerOptions): ResourceServer {
   assertKnownOptions(options, RESOURCE_SERVER_OPTION_NAMES, 'oauthResourceServer', { required: true })
   assertKnownOptions(options.dpop, DPOP_OPTION_NAMES, 'oauthResourceServer', { path: 'dpop' })
@@ -138,7 +176,7 @@ export function oauthResourceServer(options: ResourceServerOptions): ResourceSer
   }
   const refuse = (description: string, error = 'invalid_token'): never => {
     throw new HttpAuthError(
-      401,
+      UNAUTHORIZED,
       description,
       challenges({ error, error_description: description, scope: scopeList }),
     )
@@ -149,7 +187,7 @@ export function oauthResourceServer(options: ResourceServerOptions): ResourceSer
     if (credentials.kind === 'malformed') {
       const description = `Bad request: ${credentials.problem}.`
       throw new HttpAuthError(
-        400,
+        BAD_REQUEST,
         description,
         challenges({ error: 'invalid_request', error_description: description }),
       )
@@ -157,7 +195,7 @@ export function oauthResourceServer(options: ResourceServerOptions): ResourceSer
     if (credentials.kind !== 'token') {
       if (!required) return undefined
       throw new HttpAuthError(
-        401,
+        UNAUTHORIZED,
         'Unauthorized: an access token is required.',
         challenges({ scope: scopeList }),
       )
@@ -237,7 +275,7 @@ async function checkProof(
     headers?: Record<string, string>,
   ): never => {
     throw new HttpAuthError(
-      401,
+      UNAUTHORIZED,
       description,
       challenges({}, { error, error_description: description }),
       headers,

@@ -10,6 +10,7 @@
  * again.
  */
 import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
+import { SuccessStatus } from '@tessera/core/protocol'
 import { type ExpiringCache, expiringCache, tokenKey } from './introspection-cache.ts'
 import { secureUrl } from './secure-url.ts'
 import {
@@ -20,17 +21,25 @@ import {
 } from './token-verifier.ts'
 import { verifiedToken } from './verified-token.ts'
 
+/** Where `introspectionVerifier` asks about tokens (RFC 7662), as which client, and what it accepts. */
 export interface IntrospectionVerifierOptions {
+  /** The authorization server's introspection endpoint. */
   endpoint: URL | string
-  /** Client authentication at the introspection endpoint: HTTP Basic with these credentials. */
+  /** This server's client id at the introspection endpoint (HTTP Basic authentication). */
   clientId: string
+  /** This server's client secret at the introspection endpoint (HTTP Basic authentication). */
   clientSecret: string
   /** The answer's `aud` (string or array) must contain it; an answer without `aud` is refused. */
   audience: string
   /** When given, an answer's `iss` must equal it. The verified issuer is the answer's `iss`, else this, else the endpoint's origin. */
   issuer?: string
-  /** Longest time an answer is cached (default 60 s); never beyond the token's own exp. Inactive answers are cached for at most 5 s (so a burst of bad tokens doesn't hammer the server). Cache keyed by SHA-256 of the token, never the token itself; bounded size (default 10,000 entries, evict oldest). */
+  /**
+   * Longest time an answer is cached (default 60 s); never beyond the token's own exp. Inactive
+   * answers are cached for at most 5 s, so a burst of bad tokens does not hammer the server. The
+   * cache is keyed by the SHA-256 of the token, never the token itself.
+   */
   cacheTtlMs?: number
+  /** Answers cached at most (default 10,000); the oldest goes first. */
   maxCacheEntries?: number
   /** Time allowed for the whole exchange, answer body included (default 5 s). */
   timeoutMs?: number
@@ -157,7 +166,7 @@ async function introspect(
     // Network and timeout errors name the endpoint, never the request body.
     throw new TokenRejectedError('verifier-unavailable', { cause: error })
   }
-  if (response.status !== 200) {
+  if (response.status !== SuccessStatus.ok) {
     await response.body?.cancel().catch(() => {})
     throw new TokenRejectedError('verifier-unavailable')
   }

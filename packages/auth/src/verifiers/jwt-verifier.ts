@@ -17,6 +17,7 @@ import {
 } from './token-verifier.ts'
 import { verifiedToken } from './verified-token.ts'
 
+/** Which JWT access tokens (RFC 9068) `jwtVerifier` accepts, and where it finds the issuer's keys. */
 export interface JwtVerifierOptions {
   /** Exact match of `iss`. */
   issuer: string
@@ -38,8 +39,9 @@ export interface JwtVerifierOptions {
   requiredClaims?: string[]
   /** The clock, in ms since epoch (tests fix it). Default Date.now. */
   now?: () => number
-  /** Remote JWKS: minimum interval between two fetches triggered by an unknown kid (default 30 s), and max age of the cache (default 10 min). */
+  /** Remote JWKS: minimum interval between two fetches triggered by an unknown kid (default 30 s). */
   jwksCooldownMs?: number
+  /** Remote JWKS: how long fetched keys are used before they are fetched again (default 10 min). */
   jwksCacheMaxAgeMs?: number
   /** Remote JWKS fetch timeout (default 5 s). */
   jwksTimeoutMs?: number

@@ -8,12 +8,15 @@
 
 /** What a verified access token says. */
 export interface VerifiedToken {
+  /** `iss`: who issued the token. */
   issuer: string
+  /** `sub`: whom the token speaks for; undefined for a token of the client itself. */
   subject: string | undefined
   /** `client_id`, else `azp`: the client the token was issued to. */
   clientId: string | undefined
   /** From `scope` (space-separated) or `scp` (an array, or a space-separated string); [] if none. */
   scopes: string[]
+  /** `aud`, always as a list. */
   audience: string[]
   /** Epoch seconds. */
   expiresAt: number | undefined
@@ -23,10 +26,16 @@ export interface VerifiedToken {
   claims: Record<string, unknown>
 }
 
+/**
+ * Checks an access token: `jwtVerifier()`, `introspectionVerifier()`, or your own object with a
+ * `verify` method.
+ */
 export interface TokenVerifier {
+  /** Resolves with what a genuine token meant for this resource says; rejects with a TokenRejectedError. */
   verify(token: string): Promise<VerifiedToken>
 }
 
+/** Why a token was refused: the `reason` of a `TokenRejectedError`, for logs and metrics. */
 export type TokenRejection =
   | 'malformed'
   | 'bad-signature'

@@ -5,7 +5,7 @@
  * questions a task waits on through `tasks/update`, and ends with the task's result (completed),
  * its JSON-RPC error (failed) or a cancellation. Interrupting the wait cancels the task.
  */
-import { wireMappings } from '@tessera/core'
+import { wireMappings } from '@tessera/core/protocol'
 import { isObject, type JsonObject, RpcError, TransportError } from './json-rpc.ts'
 import type { RequestHandlers } from './session.ts'
 

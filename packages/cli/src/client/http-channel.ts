@@ -5,7 +5,7 @@
  * the response. The session id a 2025-11-25 server hands out at initialize is kept and sent back.
  * Every way the exchange can fail becomes a TransportError of `http-failures.ts`.
  */
-import { wireMappings } from '@tessera/core'
+import { wireMappings } from '@tessera/core/protocol'
 import { createParser } from 'eventsource-parser'
 import type { Channel, RequestTraffic } from './channel.ts'
 import {
@@ -63,7 +63,7 @@ export function httpChannel(url: string, options: HttpChannelOptions = {}): Chan
   }
   return {
     async request(request, headers, traffic) {
-      const response = await post(request as unknown as JsonObject, headers)
+      const response = await post(request, headers)
       sessionId ??= response.headers.get('mcp-session-id') ?? undefined
       const type = response.headers.get('content-type') ?? ''
       if (type.startsWith('text/event-stream') && !DENIED_STATUSES.has(response.status))

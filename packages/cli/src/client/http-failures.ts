@@ -5,7 +5,7 @@
  * answer, a refusal of the caller (401 or 403: the server's JSON-RPC message and the `error` and
  * `scope` of its `WWW-Authenticate` challenge quoted), and an answer that is no JSON-RPC.
  */
-import { wireMappings } from '@tessera/core'
+import { wireMappings } from '@tessera/core/protocol'
 import { challengeOf, parseChallenges } from './challenge.ts'
 import { isObject, type JsonObject, TransportError } from './json-rpc.ts'
 

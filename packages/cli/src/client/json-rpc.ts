@@ -6,7 +6,8 @@
 export type JsonObject = { [key: string]: unknown }
 export type RpcId = string | number
 
-export interface RpcRequest {
+/** A request this client sends; an object type (not an interface), so it is a JsonObject as well. */
+export type RpcRequest = {
   jsonrpc: '2.0'
   id: RpcId
   method: string

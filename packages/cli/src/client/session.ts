@@ -18,7 +18,7 @@ import type { Channel, RequestTraffic } from './channel.ts'
 import { followTask } from './follow-task.ts'
 import { freshId, isObject, type JsonObject, RpcError, resultOf, TransportError } from './json-rpc.ts'
 
-export type Era = 'modern' | 'legacy'
+export type Era = 'modern' | 'handshake'
 
 /** The key under which a Tessera server names each question it sends in a 2025-11-25 session. */
 const INPUT_KEY_META = 'dev.tessera/inputKey'
@@ -67,7 +67,7 @@ export interface SessionOptions {
 
 export async function openSession(channel: Channel, options: SessionOptions): Promise<McpSession> {
   if (options.era === 'modern') return modernSession(channel, options, await discover(channel, options))
-  if (options.era === 'legacy') return legacySession(channel, options)
+  if (options.era === 'handshake') return handshakeSession(channel, options)
   let discovered: JsonObject
   try {
     discovered = await discover(channel, options)
@@ -75,7 +75,7 @@ export async function openSession(channel: Channel, options: SessionOptions): Pr
     // A server that predates 2026-07-28 refuses the envelope or the method: it speaks the handshake.
     // One that cannot be reached, was cut off or refuses the caller would fail the handshake too.
     if (error instanceof RpcError || (error instanceof TransportError && error.reason === 'protocol'))
-      return legacySession(channel, options)
+      return handshakeSession(channel, options)
     throw error
   }
   return modernSession(channel, options, discovered)
@@ -192,7 +192,7 @@ async function modernRequest(
   return resultOf(response)
 }
 
-async function legacySession(channel: Channel, options: SessionOptions): Promise<McpSession> {
+async function handshakeSession(channel: Channel, options: SessionOptions): Promise<McpSession> {
   const init = resultOf(
     await channel.request(
       {
@@ -214,7 +214,7 @@ async function legacySession(channel: Channel, options: SessionOptions): Promise
   await channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, {})
   return {
     server: {
-      era: 'legacy',
+      era: 'handshake',
       protocolVersion,
       serverInfo: isObject(init.serverInfo) ? (init.serverInfo as never) : undefined,
       capabilities: isObject(init.capabilities) ? init.capabilities : {},

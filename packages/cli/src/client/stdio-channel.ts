@@ -81,7 +81,7 @@ export function stdioChannel(command: string): Channel {
       const progressToken = (request.params?._meta as JsonObject | undefined)?.progressToken
       return new Promise((resolve, reject) => {
         waiting.set(request.id, { resolve, reject, traffic, progressToken })
-        write(request as unknown as JsonObject)
+        write(request)
       })
     },
     async notify(message) {

@@ -19,7 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => running.close())
 
-describe.each(['modern', 'legacy'])('tessera call, %s era', (era) => {
+describe.each(['modern', 'handshake'])('tessera call, %s era', (era) => {
   const call = (...args: string[]) => runCli(['call', running.url, ...args, '--era', era])
 
   it('typesEachArgByTheSchemaAndPrintsTextThenStructuredContent', async () => {
@@ -146,7 +146,7 @@ describe('tessera call --answers, malformed', () => {
       '{"order":{"action":"accept","content":{"size":{"name":"large"}}}}',
       /the answer for 'order' has content\.size that is an object: a field value is a string, a number/,
     ],
-  ])('refusesAMalformedAnswersFlagInOneLineNamingWhatIsWrong %s', async (answers, expected) => {
+  ])('refusesAMalformedAnswersFlagInOneLineNamingWhatIsWrong%s', async (answers, expected) => {
     // Checked before anything is sent: the call never reaches the tool.
     const run = await runCli(['call', running.url, 'order', '--answers', answers])
     expect(run.code).toBe(64)

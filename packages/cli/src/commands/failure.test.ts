@@ -32,7 +32,7 @@ beforeAll(async () => {
 })
 afterAll(() => cutting.close())
 
-describe.each(['modern', 'legacy'])('a stream cut mid-call, %s era', (era) => {
+describe.each(['modern', 'handshake'])('a stream cut mid-call, %s era', (era) => {
   it('saysTheServerClosedTheStreamBeforeAnsweringInOneLine', async () => {
     const run = await runCli(['call', cutting.url, 'deploy', '--era', era])
     expect(run.code).toBe(3)
@@ -48,7 +48,7 @@ describe('an OAuth resource server refusing the call', () => {
 
   it('saysATokenIsRequiredQuotingTheJsonRpcErrorAndTheChallengesScope', async () => {
     const f = await start()
-    for (const era of ['auto', 'legacy']) {
+    for (const era of ['auto', 'handshake']) {
       const run = await runCli(['inspect', f.url, '--era', era])
       expect(run.code).toBe(3)
       expect(errorLine(run)).toBe(

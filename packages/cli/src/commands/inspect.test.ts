@@ -32,7 +32,7 @@ describe('tessera inspect', () => {
   })
 
   it('speaksTheHandshakeEraWhenAskedTo', async () => {
-    const { code, stdout } = await runCli(['inspect', running.url, '--era', 'legacy'])
+    const { code, stdout } = await runCli(['inspect', running.url, '--era', 'handshake'])
     expect(code).toBe(0)
     expect(stdout).toContain('protocol 2025-11-25 (session)')
     expect(stdout).toContain('Tools (7)')

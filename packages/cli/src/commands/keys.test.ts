@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readStateKeyFile } from '@tessera/core'
+import { readStateKeyFile } from '@tessera/core/request-state'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type CliRun, errorLine, runCli } from '../run-cli.fixture.ts'
 

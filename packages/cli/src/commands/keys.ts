@@ -6,7 +6,12 @@
  * never printed.
  */
 import { existsSync } from 'node:fs'
-import { createStateKeyFile, readStateKeyFile, retireStateKey, rotateStateKeyFile } from '@tessera/core'
+import {
+  createStateKeyFile,
+  readStateKeyFile,
+  retireStateKey,
+  rotateStateKeyFile,
+} from '@tessera/core/request-state'
 import { ExitCode } from './exit-codes.ts'
 import { CommandError } from './failure.ts'
 

@@ -21,8 +21,8 @@ const CAPABILITIES: JsonObject = { elicitation: { form: {}, url: {} }, sampling:
 
 export async function connect(url: string | undefined, options: TargetOptions): Promise<McpSession> {
   const era = options.era ?? 'auto'
-  if (era !== 'auto' && era !== 'modern' && era !== 'legacy')
-    throw new UsageError(`--era must be modern, legacy or auto (got '${era}').`)
+  if (era !== 'auto' && era !== 'modern' && era !== 'handshake')
+    throw new UsageError(`--era must be modern, handshake or auto (got '${era}').`)
   let channel: Channel
   if (options.stdio !== undefined) {
     if (url !== undefined) throw new UsageError('Give a URL or --stdio, not both.')

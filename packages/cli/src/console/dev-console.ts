@@ -11,15 +11,23 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { constants } from 'node:http2'
 import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { DevConsoleHandler, DevEvent } from '@tessera/core/http'
 import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
+import { SuccessStatus, wireMappings } from '@tessera/core/protocol'
 import { DEV_CONSOLE_CHANNEL } from '../dev/dev-messages.ts'
 import { foreignRequest } from './loopback.ts'
 
+/** Where the console is served, beside the MCP endpoint: its page, and its event stream under `events`. */
 export const CONSOLE_PATH = '/_tessera/'
 
+// The error table has the refusals, and `SuccessStatus` the page served; the redirect to the folder
+// is neither, so its status comes from Node's names.
+const PERMANENT_REDIRECT = constants.HTTP_STATUS_PERMANENT_REDIRECT
+
+/** How much the console keeps for a page that opens, and how it keeps an idle stream alive. */
 export interface DevConsoleOptions {
   /** How many of the latest events a page that opens is sent first (default 2000). */
   history?: number
@@ -32,12 +40,32 @@ const DEV_CONSOLE_OPTION_NAMES = {
   keepAliveMs: true,
 } as const satisfies OptionNames<DevConsoleOptions>
 
+/** The console's server side: the handler the HTTP face calls first, and the events it kept. */
 export interface DevConsole extends DevConsoleHandler {
   /** The events kept for a page that opens now, oldest first. */
   history(): readonly DevEvent[]
 }
 
-/** Makes the console and subscribes it; `close()` unsubscribes and ends every open page's stream. */
+/**
+ * Makes the console and subscribes it to what the server publishes; `close()` unsubscribes and
+ * ends every open page's stream. `tessera dev` makes one for you.
+ *
+ * @example
+ * ```ts
+ * import { createServer as createHttpServer } from 'node:http'
+ * import { createDevConsole } from '@tessera/cli/console'
+ * import { createServer } from '@tessera/core'
+ * import { createNodeListener } from '@tessera/core/http'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ * const mcp = createNodeListener(app)
+ * const devConsole = createDevConsole({ history: 500 })
+ * // The console's paths first (open http://127.0.0.1:3000/_tessera/), the rest to the MCP endpoint.
+ * createHttpServer((req, res) => {
+ *   if (!devConsole.handle(req, res, '/mcp')) mcp(req, res)
+ * }).listen(3000, '127.0.0.1')
+ * ```
+ */
 export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
   assertKnownOptions(options, DEV_CONSOLE_OPTION_NAMES, 'createDevConsole')
   const limit = options.history ?? 2000
@@ -63,7 +91,7 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
   keepAlive.unref()
 
   const streamEvents = (req: IncomingMessage, res: ServerResponse): void => {
-    res.writeHead(200, {
+    res.writeHead(SuccessStatus.ok, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
@@ -80,17 +108,19 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
   const servePage = (res: ServerResponse, file: string, endpoint: string): void => {
     built ??= loadPage()
     if (built === undefined) {
-      answer(res, 503, { error: 'The console page is not built: run `npm run build`.' })
+      answer(res, wireMappings.TESSERA_UNAVAILABLE.http, {
+        error: 'The console page is not built: run `npm run build`.',
+      })
       return
     }
     const name = file === '' ? 'index.html' : file
     const content = built.files.get(name)
     if (content === undefined) {
-      answer(res, 404, { error: 'Not found.' })
+      answer(res, wireMappings.TESSERA_NOT_FOUND.http, { error: 'Not found.' })
       return
     }
     const body = name === 'index.html' ? withEndpoint(content.toString('utf8'), endpoint) : content
-    res.writeHead(200, {
+    res.writeHead(SuccessStatus.ok, {
       'content-type': contentTypeOf(name),
       'content-length': Buffer.byteLength(body),
       'cache-control': name === 'index.html' ? 'no-store' : 'max-age=31536000, immutable',
@@ -112,12 +142,17 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
         return true
       }
       if (req.method !== 'GET') {
-        answer(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET' })
+        answer(
+          res,
+          wireMappings.TESSERA_METHOD_NOT_ALLOWED.http,
+          { error: 'Method not allowed: use GET.' },
+          { allow: 'GET' },
+        )
         return true
       }
       if (path === `${CONSOLE_PATH}events`) streamEvents(req, res)
       else if (path === CONSOLE_PATH.slice(0, -1)) {
-        res.writeHead(308, { location: CONSOLE_PATH })
+        res.writeHead(PERMANENT_REDIRECT, { location: CONSOLE_PATH })
         res.end()
       } else servePage(res, path.slice(CONSOLE_PATH.length), endpoint)
       return true

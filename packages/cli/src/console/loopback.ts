@@ -10,19 +10,22 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { requestHost } from '@tessera/core/http'
+import { wireMappings } from '@tessera/core/protocol'
 
+const BAD_REQUEST = wireMappings.TESSERA_INVALID_REQUEST.http
+const FORBIDDEN = wireMappings.TESSERA_FORBIDDEN.http
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 
 /** A request the console will not serve: the status and the sentence it is answered with. */
 export interface Refusal {
-  status: 400 | 403
+  status: typeof BAD_REQUEST | typeof FORBIDDEN
   error: string
 }
 
 /** Why a request is refused, or undefined when it may be served. */
 export function foreignRequest(req: IncomingMessage): Refusal | undefined {
   const host = requestHost(req)
-  if (host.kind === 'malformed') return { status: 400, error: `Bad request: ${host.problem}.` }
+  if (host.kind === 'malformed') return { status: BAD_REQUEST, error: `Bad request: ${host.problem}.` }
   if (host.kind === 'absent') return forbidden('Host is missing')
   if (!LOOPBACK_NAMES.has(host.name)) return forbidden('Host is not a loopback name')
   const origin = req.headers.origin
@@ -33,5 +36,5 @@ export function foreignRequest(req: IncomingMessage): Refusal | undefined {
 }
 
 function forbidden(reason: string): Refusal {
-  return { status: 403, error: `Forbidden: ${reason}; the console answers loopback requests only.` }
+  return { status: FORBIDDEN, error: `Forbidden: ${reason}; the console answers loopback requests only.` }
 }

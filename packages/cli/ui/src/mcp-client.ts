@@ -46,14 +46,17 @@ const NAMED: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'na
 let nextId = 1
 
 export class ConsoleClient {
+  readonly #endpoint: string
+  readonly #token: string | undefined
+
   /** `token`: an access token (checked with `checkedToken`), sent on every request. */
-  constructor(
-    private readonly endpoint: string,
-    private readonly token?: string,
-  ) {}
+  constructor(endpoint: string, token?: string) {
+    this.#endpoint = endpoint
+    this.#token = token
+  }
 
   get hasToken(): boolean {
-    return this.token !== undefined
+    return this.#token !== undefined
   }
 
   async request(
@@ -79,12 +82,12 @@ export class ConsoleClient {
     const named = NAMED[method]
     const target = named === undefined ? undefined : full[named as keyof typeof full]
     if (typeof target === 'string') headers['mcp-name'] = encodeHeaderValue(target)
-    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`
-    const withToken = this.token !== undefined
+    if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
+    const withToken = this.#token !== undefined
     let response: Response
     let text: string
     try {
-      response = await fetch(this.endpoint, {
+      response = await fetch(this.#endpoint, {
         method: 'POST',
         headers,
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: full }),
@@ -104,10 +107,10 @@ export class ConsoleClient {
       ...(challenge === undefined ? {} : { challenge }),
     }
     const message = lastMessage(text, response.headers.get('content-type') ?? '')
-    if (message !== undefined) return redactToken({ ...outcome, ...message }, this.token)
+    if (message !== undefined) return redactToken({ ...outcome, ...message }, this.#token)
     const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text
     const problem = text === '' ? 'the answer has no body' : `the answer is not JSON-RPC: ${shown}`
-    return redactToken({ ...outcome, problem }, this.token)
+    return redactToken({ ...outcome, problem }, this.#token)
   }
 
   /** `tools/call` with the tool's `Mcp-Param-*` mirrors, and with what a later round carries. */

@@ -84,86 +84,108 @@ export function SchemaForm({ id, schema, submitLabel, onSubmit, children }: Sche
 
   return (
     <form class="schema-form" onSubmit={submit}>
-      {Object.entries(properties).map(([name, p]) => {
-        const field = `${id}-${name}`
-        const type = typeOf(p)
-        const choices = choicesOf(p)
-        const isRequired = required.has(name)
-        const label = (
-          <label for={field}>
-            {p.title ?? name}
-            {isRequired && <span aria-hidden="true"> *</span>}
-          </label>
-        )
-        let input: preact.JSX.Element
-        if (type === 'boolean') {
-          input = (
-            <input
-              id={field}
-              type="checkbox"
-              checked={values[name] === true}
-              onChange={(e) => set(name, e.currentTarget.checked)}
-            />
-          )
-        } else if (choices !== undefined) {
-          input = (
-            <select
-              id={field}
-              required={isRequired}
-              value={String(values[name] ?? '')}
-              onChange={(e) => set(name, e.currentTarget.value)}
-            >
-              {!isRequired && <option value="">(none)</option>}
-              {choices.map((choice, i) => (
-                <option value={String(choice)}>{p.oneOf?.[i]?.title ?? String(choice)}</option>
-              ))}
-            </select>
-          )
-        } else if (type === 'number' || type === 'integer') {
-          input = (
-            <input
-              id={field}
-              type="number"
-              step={type === 'integer' ? '1' : 'any'}
-              required={isRequired}
-              value={String(values[name] ?? '')}
-              onInput={(e) => set(name, e.currentTarget.value)}
-            />
-          )
-        } else if (type === 'string') {
-          input = (
-            <input
-              id={field}
-              type="text"
-              required={isRequired}
-              value={String(values[name] ?? '')}
-              onInput={(e) => set(name, e.currentTarget.value)}
-            />
-          )
-        } else {
-          input = (
-            <textarea
-              id={field}
-              required={isRequired}
-              placeholder="JSON"
-              value={String(values[name] ?? '')}
-              onInput={(e) => set(name, e.currentTarget.value)}
-            />
-          )
-        }
-        return (
-          <div class="field">
-            {label}
-            {input}
-            {p.description && <small id={`${field}-help`}>{p.description}</small>}
-          </div>
-        )
-      })}
+      {Object.entries(properties).map(([name, p]) => (
+        <Field
+          field={`${id}-${name}`}
+          name={name}
+          property={p}
+          isRequired={required.has(name)}
+          value={values[name]}
+          set={(value) => set(name, value)}
+        />
+      ))}
       {problem && <p role="alert">{problem}</p>}
       <div class="actions">
         <button type="submit">{submitLabel}</button>
         {children}
       </div>
     </form>
+  )
+}
+
+interface FieldProps {
+  field: string
+  name: string
+  property: Property
+  isRequired: boolean
+  value: string | boolean | undefined
+  set: (value: string | boolean) => void
+}
+
+/** One property of the form: its label, its input and its description. */
+function Field(props: FieldProps) {
+  const { field, name, property: p, isRequired } = props
+  return (
+    <div class="field">
+      <label for={field}>
+        {p.title ?? name}
+        {isRequired && <span aria-hidden="true"> *</span>}
+      </label>
+      <FieldInput {...props} />
+      {p.description && <small id={`${field}-help`}>{p.description}</small>}
+    </div>
+  )
+}
+
+/** The input that edits one property: a checkbox, a choice, a number, a line of text or JSON. */
+function FieldInput({ field, property: p, isRequired, value, set }: FieldProps) {
+  const type = typeOf(p)
+  const choices = choicesOf(p)
+  if (type === 'boolean') {
+    return (
+      <input
+        id={field}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => set(e.currentTarget.checked)}
+      />
+    )
+  }
+  if (choices !== undefined) {
+    return (
+      <select
+        id={field}
+        required={isRequired}
+        value={String(value ?? '')}
+        onChange={(e) => set(e.currentTarget.value)}
+      >
+        {!isRequired && <option value="">(none)</option>}
+        {choices.map((choice, i) => (
+          <option value={String(choice)}>{p.oneOf?.[i]?.title ?? String(choice)}</option>
+        ))}
+      </select>
+    )
+  }
+  if (type === 'number' || type === 'integer') {
+    return (
+      <input
+        id={field}
+        type="number"
+        step={type === 'integer' ? '1' : 'any'}
+        required={isRequired}
+        value={String(value ?? '')}
+        onInput={(e) => set(e.currentTarget.value)}
+      />
+    )
+  }
+  if (type === 'string') {
+    return (
+      <input
+        id={field}
+        type="text"
+        required={isRequired}
+        value={String(value ?? '')}
+        onInput={(e) => set(e.currentTarget.value)}
+      />
+    )
+  }
+  return (
+    <textarea
+      id={field}
+      required={isRequired}
+      placeholder="JSON"
+      value={String(value ?? '')}
+      onInput={(e) => set(e.currentTarget.value)}
+    />
   )
 }

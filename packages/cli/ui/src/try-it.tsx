@@ -32,7 +32,7 @@ interface Question {
 }
 
 export function TryIt({ client, children }: { client: ConsoleClient; children?: preact.ComponentChildren }) {
-  const [offer, setOffer] = useState<Offer>()
+  const offer = useOffer(client)
   const [target, setTarget] = useState<Target>()
   const [args, setArgs] = useState<Json>({})
   const [questions, setQuestions] = useState<Record<string, Question>>()
@@ -42,19 +42,6 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
   const [outcome, setOutcome] = useState<{ action: string; outcome: RpcOutcome }>()
   const [readUri, setReadUri] = useState<string>()
   const [busy, setBusy] = useState(false)
-  const { tools, resources, templates, prompts } = offer ?? NOTHING_OFFERED
-
-  useEffect(() => {
-    // A new client is a new token: what the server offers is asked again, under it.
-    let current = true
-    setOffer(undefined)
-    void loadOffer(client).then((loaded) => {
-      if (current) setOffer(loaded)
-    })
-    return () => {
-      current = false
-    }
-  }, [client])
 
   const pick = (next: Target) => {
     setTarget(next)
@@ -121,6 +108,113 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
       {offer?.refused.map(({ method, outcome: refused }) => (
         <OutcomeView action={method} outcome={refused} />
       ))}
+      <TargetPicker offer={offer ?? NOTHING_OFFERED} target={target} pick={pick} />
+
+      {target !== undefined && (
+        <TargetPanel
+          target={target}
+          readUri={readUri}
+          callTool={callTool}
+          read={read}
+          getPrompt={(name, values) =>
+            void run(`Getting ${name}`, () => client.request('prompts/get', { name, arguments: values }))
+          }
+        />
+      )}
+
+      {questions !== undefined && (
+        <Questions questions={questions} round={state} answers={answers} answer={answer} />
+      )}
+      <Replies
+        busy={busy}
+        outcome={outcome}
+        resend={
+          outcome && lastRound && target?.kind === 'tool'
+            ? () =>
+                void run(`Answering ${target.tool.name} again`, () =>
+                  client.callTool(target.tool, args, lastRound),
+                )
+            : undefined
+        }
+      />
+    </section>
+  )
+}
+
+function QuestionForm(props: {
+  questionKey: string
+  question: Question
+  answered: boolean
+  onAnswer(response: Json): void
+}) {
+  const { questionKey, question, answered, onAnswer } = props
+  if (answered) return <p>Answered “{questionKey}”.</p>
+  if (question.method !== 'elicitation/create' || question.params.mode === 'url') {
+    return (
+      <p>
+        “{questionKey}” asks <code>{question.method}</code>, which the console does not answer.
+      </p>
+    )
+  }
+  return (
+    <fieldset class="question">
+      <legend>{String(question.params.message ?? questionKey)}</legend>
+      <SchemaForm
+        id={`q-${questionKey}`}
+        schema={(question.params.requestedSchema as Json | undefined) ?? { type: 'object', properties: {} }}
+        submitLabel="Accept"
+        onSubmit={(content) => onAnswer({ action: 'accept', content })}
+      >
+        <button type="button" onClick={() => onAnswer({ action: 'decline' })}>
+          Decline
+        </button>
+        <button type="button" onClick={() => onAnswer({ action: 'cancel' })}>
+          Cancel
+        </button>
+      </SchemaForm>
+    </fieldset>
+  )
+}
+
+/** The select's value for a target: its kind and name, which no name can contain the separator of. */
+function targetKey(target: Target | undefined): string {
+  if (target === undefined) return ''
+  if (target.kind === 'tool') return `tool\u0000${target.tool.name}`
+  if (target.kind === 'resource') return `resource\u0000${target.resource.uri}`
+  if (target.kind === 'template') return `template\u0000${target.template.uriTemplate}`
+  return `prompt\u0000${target.prompt.name}`
+}
+
+/** What the server offers, asked again under each new client (a new token). */
+function useOffer(client: ConsoleClient): Offer | undefined {
+  const [offer, setOffer] = useState<Offer>()
+  useEffect(() => {
+    // A new client is a new token: what the server offers is asked again, under it.
+    let current = true
+    setOffer(undefined)
+    void loadOffer(client).then((loaded) => {
+      if (current) setOffer(loaded)
+    })
+    return () => {
+      current = false
+    }
+  }, [client])
+  return offer
+}
+
+/** The choice of what to try: a tool, a resource, a template or a prompt. */
+function TargetPicker({
+  offer,
+  target,
+  pick,
+}: {
+  offer: Offer
+  target?: Target
+  pick: (next: Target) => void
+}) {
+  const { tools, resources, templates, prompts } = offer
+  return (
+    <>
       <label for="target">Tool, resource or prompt</label>
       <select
         id="target"
@@ -155,7 +249,22 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
           ))}
         </optgroup>
       </select>
+    </>
+  )
+}
 
+interface TargetPanelProps {
+  target: Target
+  readUri: string | undefined
+  callTool: (tool: Tool, values: Json) => void
+  read: (uri: string) => void
+  getPrompt: (name: string, values: Json) => void
+}
+
+/** The form of the chosen target: its arguments, its URI or its template's variables. */
+function TargetPanel({ target, readUri, callTool, read, getPrompt }: TargetPanelProps) {
+  return (
+    <>
       {target?.kind === 'tool' && (
         <div>
           <h3>{target.tool.name}</h3>
@@ -206,88 +315,57 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
               required: (target.prompt.arguments ?? []).filter((a) => a.required).map((a) => a.name),
             }}
             submitLabel="Get"
-            onSubmit={(values) =>
-              void run(`Getting ${target.prompt.name}`, () =>
-                client.request('prompts/get', { name: target.prompt.name, arguments: values }),
-              )
-            }
+            onSubmit={(values) => getPrompt(target.prompt.name, values)}
           />
         </div>
       )}
+    </>
+  )
+}
 
-      {questions !== undefined && (
-        <section class="questions" aria-label="The server asks">
-          {Object.entries(questions).map(([key, question]) => (
-            <QuestionForm
-              key={`${state}-${key}`}
-              questionKey={key}
-              question={question}
-              answered={key in answers}
-              onAnswer={(response) => answer(key, response)}
-            />
-          ))}
-        </section>
-      )}
-      <div aria-live="polite">
-        {busy && <p>Waiting for the server…</p>}
-        {outcome && <ResultView action={outcome.action} outcome={outcome.outcome} />}
-        {outcome && lastRound && target?.kind === 'tool' && (
-          <button
-            type="button"
-            onClick={() =>
-              void run(`Answering ${target.tool.name} again`, () =>
-                client.callTool(target.tool, args, lastRound),
-              )
-            }
-          >
-            Send the same answer again
-          </button>
-        )}
-      </div>
+interface QuestionsProps {
+  questions: Record<string, Question>
+  /** The requestState of the round: a new round is a new set of forms. */
+  round: string | undefined
+  answers: Json
+  answer: (key: string, response: Json) => void
+}
+
+/** The questions of one round, each a form until it is answered. */
+function Questions({ questions, round, answers, answer }: QuestionsProps) {
+  return (
+    <section class="questions" aria-label="The server asks">
+      {Object.entries(questions).map(([key, question]) => (
+        <QuestionForm
+          key={`${round}-${key}`}
+          questionKey={key}
+          question={question}
+          answered={key in answers}
+          onAnswer={(response) => answer(key, response)}
+        />
+      ))}
     </section>
   )
 }
 
-function QuestionForm(props: {
-  questionKey: string
-  question: Question
-  answered: boolean
-  onAnswer(response: Json): void
-}) {
-  const { questionKey, question, answered, onAnswer } = props
-  if (answered) return <p>Answered “{questionKey}”.</p>
-  if (question.method !== 'elicitation/create' || question.params.mode === 'url') {
-    return (
-      <p>
-        “{questionKey}” asks <code>{question.method}</code>, which the console does not answer.
-      </p>
-    )
-  }
-  return (
-    <fieldset class="question">
-      <legend>{String(question.params.message ?? questionKey)}</legend>
-      <SchemaForm
-        id={`q-${questionKey}`}
-        schema={(question.params.requestedSchema as Json | undefined) ?? { type: 'object', properties: {} }}
-        submitLabel="Accept"
-        onSubmit={(content) => onAnswer({ action: 'accept', content })}
-      >
-        <button type="button" onClick={() => onAnswer({ action: 'decline' })}>
-          Decline
-        </button>
-        <button type="button" onClick={() => onAnswer({ action: 'cancel' })}>
-          Cancel
-        </button>
-      </SchemaForm>
-    </fieldset>
-  )
+interface RepliesProps {
+  busy: boolean
+  outcome: { action: string; outcome: RpcOutcome } | undefined
+  /** Sends the last round's answers again, when the last call answered a round. */
+  resend: (() => void) | undefined
 }
 
-/** The select's value for a target: its kind and name, which no name can contain the separator of. */
-function targetKey(target: Target | undefined): string {
-  if (target === undefined) return ''
-  if (target.kind === 'tool') return `tool\u0000${target.tool.name}`
-  if (target.kind === 'resource') return `resource\u0000${target.resource.uri}`
-  if (target.kind === 'template') return `template\u0000${target.template.uriTemplate}`
-  return `prompt\u0000${target.prompt.name}`
+/** What the server answered, announced as it comes; and sending the same answer again. */
+function Replies({ busy, outcome, resend }: RepliesProps) {
+  return (
+    <div aria-live="polite">
+      {busy && <p>Waiting for the server…</p>}
+      {outcome && <ResultView action={outcome.action} outcome={outcome.outcome} />}
+      {resend && (
+        <button type="button" onClick={resend}>
+          Send the same answer again
+        </button>
+      )}
+    </div>
+  )
 }

@@ -1,16 +1,50 @@
 /**
  * @module @tessera/core/protocol
- * What a client needs to speak the wire of both revisions: the versions, the `_meta` keys of the
- * 2026-07-28 envelope, and its header rules (the `Mcp-Name` spelling and the `Mcp-Param-*`
+ * The wire of both revisions: the versions, the `_meta` keys of the 2026-07-28 envelope, the
+ * shapes of results and of the input requests a server sends, the error table's numbers, and the
+ * header rules (the `Mcp-Name` spelling and the `Mcp-Param-*`
  * mirrors of a tool's arguments), and the characters that break a line of text a peer chose. The
  * CLI's client is built on it.
  */
 import { mirrorHeaders } from './modern/param-headers/check-param-headers.ts'
 import { buildMirrorTable } from './modern/param-headers/mirror-table.ts'
 
+export { SuccessStatus, type WireMapping, wireMappings } from '../errors.ts'
+export type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcResponseIn } from './jsonrpc/message.ts'
 export { LINE_BREAKING } from './line-breaking.ts'
-export { decodeHeaderValue, encodeHeaderValue } from './modern/header-value.ts'
-export { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION, TASKS_EXTENSION } from './modern/vocabulary.ts'
+export type { ClientCapabilities, ServerCapabilities } from './modern/capabilities.ts'
+export { type DecodedHeaderValue, decodeHeaderValue, encodeHeaderValue } from './modern/header-value.ts'
+export type {
+  CreateMessageParams,
+  ElicitationContent,
+  ElicitationRequest,
+  ElicitFormParams,
+  ElicitUrlParams,
+  RequestedSchema,
+  RootsRequest,
+  SamplingMessage,
+  SamplingRequest,
+} from './modern/input-requests.ts'
+export type { Implementation } from './modern/request-meta.ts'
+export type {
+  Annotations,
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Icon,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+} from './modern/results.ts'
+export {
+  HANDSHAKE_VERSIONS,
+  INPUT_KEY_META,
+  LOGGING_LEVELS,
+  type LoggingLevel,
+  MetaKey,
+  MODERN_VERSION,
+  TASKS_EXTENSION,
+} from './modern/vocabulary.ts'
 
 /**
  * The `Mcp-Param-*` headers a 2026-07-28 `tools/call` of `tool` with `args` must carry, keyed by

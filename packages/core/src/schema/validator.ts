@@ -8,8 +8,14 @@
  */
 import { createRequire } from 'node:module'
 import { z } from 'zod'
+import type { RequestedSchema } from '../protocol/modern/input-requests.ts'
 
+/** A raw JSON Schema object, 2020-12 unless its `$schema` names draft-07 (or an older draft). */
 export type JsonSchema = Record<string, unknown>
+/**
+ * A schema as an application gives it: a zod v4 schema, or a raw JSON Schema advertised as it is.
+ * Either is compiled once, at registration.
+ */
 export type SchemaInput = z.ZodType | JsonSchema
 
 export type Validation<T = unknown> = { ok: true; value: T } | { ok: false; path: string; message: string }
@@ -183,25 +189,28 @@ function pointer(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /** The JSON Schema of a zod object used as an elicitation form: flat, primitive fields only. */
-export function elicitationSchemaOf(schema: z.ZodObject): JsonSchema {
+export function elicitationSchemaOf(schema: z.ZodObject): RequestedSchema {
   let cached = elicitationSchemas.get(schema)
   if (cached === undefined) {
     const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema
     const { $schema: _s, additionalProperties: _a, ...form } = json
+    const properties: Record<string, JsonSchema> = {}
     for (const [name, field] of Object.entries((form.properties ?? {}) as Record<string, JsonSchema>)) {
       if (!isFormField(field)) {
         throw new TypeError(
           `elicitForm: field '${name}' must be a string, number, integer, boolean, string enum or array of string enums.`,
         )
       }
+      properties[name] = field
     }
-    cached = form
+    // The keys keep zod's order: `type` and `properties` are overwritten in place.
+    cached = { ...form, type: 'object', properties }
     elicitationSchemas.set(schema, cached)
   }
   return cached
 }
 
-const elicitationSchemas = new WeakMap<z.ZodObject, JsonSchema>()
+const elicitationSchemas = new WeakMap<z.ZodObject, RequestedSchema>()
 
 function isFormField(field: JsonSchema): boolean {
   const type = field.type

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { fetchClient } from '../../../../test/helpers/fetch-client.ts'
 import { bearer, bearerJsonAuth, errorOf, resultOf } from '../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../test/helpers/silent-logger.ts'
+import { unchecked } from '../../../../test/helpers/unchecked.ts'
 import { createServer } from './create-server.ts'
 
 function app(options: { listOnlyPermitted?: boolean } = {}) {
@@ -107,9 +108,9 @@ describe('required scopes', () => {
   it('refusesABadScopesOptionAtRegistration', () => {
     const server = createServer({ name: 's', version: '1', logger: silentLogger })
     expect(() => server.tool('t', { description: 'd', scopes: ['a b'] }, () => '')).toThrow(TypeError)
-    expect(() =>
-      server.tool('u', { description: 'd', scopes: 'a' as unknown as string[] }, () => ''),
-    ).toThrow(/scopes must be an array/)
+    expect(() => server.tool('u', { description: 'd', scopes: unchecked('a') }, () => '')).toThrow(
+      /scopes must be an array/,
+    )
   })
 })
 

@@ -7,7 +7,6 @@
 import { TesseraError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
-import type { ServerCore } from './server-core.ts'
 import type { CacheHint } from './types.ts'
 
 /** A call refused for missing scopes; `scopes` is every scope the call needs, granted or not. */
@@ -53,50 +52,16 @@ export function requireScopes(required: readonly string[], auth: AuthInfo | unde
 }
 
 /**
- * The scopes reading `uri` needs: the static resource's, or those of every template that matches
- * it (a read may fall through to any of them); undefined when nothing registered serves `uri`.
- * A subscription to `uri` needs the same, so what a caller may not read it cannot follow either.
- */
-export function readScopes(core: ServerCore, uri: string): readonly string[] | undefined {
-  const resource = core.resources.getStatic(uri)
-  if (resource !== undefined) return resource.scopes
-  let scopes: readonly string[] | undefined
-  for (const [template] of core.resources.matching(uri)) {
-    if (scopes === undefined) scopes = template.scopes
-    else if (template.scopes.length > 0) scopes = [...new Set([...scopes, ...template.scopes])]
-  }
-  return scopes
-}
-
-/**
- * The scopes serving `method` on `params` needs, as far as its target is named before it runs
- * (the tool, the prompt, the resource): what a token must hold to cancel or answer for the
- * request of another token of the same session.
- */
-export function targetScopes(
-  core: ServerCore,
-  method: string,
-  params: JsonObject | undefined,
-): readonly string[] {
-  const name = params?.name
-  const uri = params?.uri
-  if (method === 'tools/call' && typeof name === 'string') return core.tools.get(name)?.scopes ?? NO_SCOPES
-  if (method === 'prompts/get' && typeof name === 'string') return core.prompts.get(name)?.scopes ?? NO_SCOPES
-  if (method === 'resources/read' && typeof uri === 'string') return readScopes(core, uri) ?? NO_SCOPES
-  return NO_SCOPES
-}
-
-/**
  * A list as the caller sees it, with its cache hint. With `listOnlyPermitted`, a list that left
  * something out depends on the caller's token, so it is private to the caller.
  */
 export function listed(
-  core: ServerCore,
+  listOnlyPermitted: boolean,
   all: readonly JsonObject[],
   permitted: () => readonly JsonObject[],
   hint: CacheHint,
 ): [readonly JsonObject[], CacheHint] {
-  if (!core.listOnlyPermitted) return [all, hint]
+  if (!listOnlyPermitted) return [all, hint]
   const items = permitted()
   return [items, items === all ? hint : privateHint(hint)]
 }

@@ -12,7 +12,8 @@ import cluster, { type Worker } from 'node:cluster'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeNotificationBus, until } from '../../../../test/contracts/notification-bus-contract.ts'
-import { clusterNotificationBus, relayClusterBus } from './cluster-bus.ts'
+import { relayClusterBus } from '../cluster.ts'
+import { clusterNotificationBus } from './cluster-bus.ts'
 import { CONTROL_TAG, type Command, controlOf, type Report } from './cluster-bus-worker.fixture.ts'
 import {
   memoryNotificationBus,
@@ -116,7 +117,7 @@ describeNotificationBus('memory', { single: () => memoryNotificationBus() })
 describeNotificationBus('node:cluster', { single: () => clusterNotificationBus(), pair: workerPair })
 
 describe('clusterNotificationBus', () => {
-  it('stays in this process outside a worker', async () => {
+  it('staysInThisProcessOutsideAWorker', async () => {
     const bus = clusterNotificationBus()
     const seen: ServerEvent[] = []
     bus.subscribe((event) => seen.push(event))
@@ -125,7 +126,7 @@ describe('clusterNotificationBus', () => {
     await bus.close()
   })
 
-  it('drops and reports what arrives under its tag but cannot be read, and goes on', async () => {
+  it('dropsAndReportsWhatArrivesUnderItsTagButCannotBeReadAndGoesOn', async () => {
     const [a, b] = await Promise.all([fork(), fork()])
     const errors: string[] = []
     const onA = proxy(a)

@@ -13,8 +13,9 @@ import { z } from 'zod'
 import { envelope, type Json } from '../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../test/helpers/silent-logger.ts'
 import { readMessage } from '../protocol/jsonrpc/parse.ts'
-import { createServer, type McpServer } from './create-server.ts'
+import { createServer } from './create-server.ts'
 import { doorOf } from './door.ts'
+import type { McpServer } from './mcp-server.ts'
 import { elicitForm } from './mrtr/input-requests.ts'
 
 const INIT = {
@@ -40,7 +41,7 @@ function build(options: { handshake?: false } = {}) {
     return answer.action === 'accept' ? `hello ${answer.content.name}` : `no: ${answer.action}`
   })
   app.tool('wait', { description: 'Runs until cancelled' }, (_args, ctx) => {
-    started.set(String(ctx.requestId), ctx.signal)
+    started.set(String(ctx.request.id), ctx.signal)
     return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('aborted')))
   })
   return { app, started }

@@ -7,167 +7,171 @@
  * a listen subscription; closing the connection ends the subscriptions and waits for the rest.
  */
 import { TesseraError } from '../errors.ts'
-import type { InboundMessage, JsonObject, JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+import type { InboundMessage, JsonRpcId, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import { hasModernClaim } from '../protocol/modern/request-meta.ts'
+import { encodeReply, failure, type Reply, toTesseraError } from '../reply.ts'
 import { randomId } from '../security/random.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
+import type { ConnectionDoor, MessageWriter, ServerDoor, SessionDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
-import type { Session } from './handshake/session.ts'
 import { InflightRequests } from './inflight.ts'
-import { serveModern } from './pipeline/modern.ts'
-import { encodeReply, failure, type Reply, toTesseraError } from './pipeline/reply.ts'
-import type { ServerCore } from './server-core.ts'
 
-/** Writes one message: a string is a message already serialized. */
-export type MessageWriter = (message: JsonObject | string) => void
+/** What a connection needs of its server: the same door a transport uses. */
+export type ConnectionServer = Pick<ServerDoor, 'modern' | 'handshake' | 'logger' | 'modernVersions'>
 
-export class MessageConnection {
-  private readonly scope = `connection-${randomId(9)}`
-  private readonly inflight = new InflightRequests()
-  private readonly pending = new Set<Promise<void>>()
+export class MessageConnection implements ConnectionDoor {
+  readonly #scope = `connection-${randomId(9)}`
+  readonly #inflight = new InflightRequests()
+  readonly #pending = new Set<Promise<void>>()
   /** Cancels each listen subscription still open. */
-  private readonly streams = new Map<string, () => void>()
-  private session: Promise<Session | undefined> = Promise.resolve(undefined)
-  private unfollow: (() => void) | undefined
+  readonly #streams = new Map<string, () => void>()
+  #session: Promise<SessionDoor | undefined> = Promise.resolve(undefined)
+  #unfollow: (() => void) | undefined
+  readonly #server: ConnectionServer
+  readonly #write: MessageWriter
+  /** Who is on the other end, when the transport knows (stdio does not). */
+  readonly #auth: AuthInfo | undefined
 
-  constructor(
-    private readonly core: ServerCore,
-    private readonly write: MessageWriter,
-    /** Who is on the other end, when the transport knows (stdio does not). */
-    private readonly auth: AuthInfo | undefined = undefined,
-  ) {}
+  constructor(server: ConnectionServer, write: MessageWriter, auth: AuthInfo | undefined = undefined) {
+    this.#server = server
+    this.#write = write
+    this.#auth = auth
+  }
 
   /** Takes one message from the client; the work it starts is awaited by `close`. */
   receive(inbound: InboundMessage): void {
-    const task = this.handle(inbound).catch((error: unknown) => {
-      this.core.logger.error({ event: 'connection_failed', err: error }, 'a message could not be handled')
+    const task = this.#handle(inbound).catch((error: unknown) => {
+      this.#server.logger.error({ event: 'connection_failed', err: error }, 'a message could not be handled')
     })
-    this.pending.add(task)
-    void task.finally(() => this.pending.delete(task))
+    this.#pending.add(task)
+    void task.finally(() => this.#pending.delete(task))
   }
 
   /** The client is gone: subscriptions end now, requests in flight still answer. */
   async close(): Promise<void> {
-    for (const cancel of [...this.streams.values()]) cancel()
-    this.unfollow?.()
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
+    for (const cancel of [...this.#streams.values()]) cancel()
+    this.#unfollow?.()
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending])
   }
 
-  private async handle(inbound: InboundMessage): Promise<void> {
+  async #handle(inbound: InboundMessage): Promise<void> {
     if (inbound.kind === 'notification') {
       const { method, params } = inbound.message
-      if (method === 'notifications/cancelled') return this.cancel(params?.requestId)
-      return (await this.session)?.notification(inbound.message, this.auth)
+      if (method === 'notifications/cancelled' && this.#cancelHere(params?.requestId)) return
+      return (await this.#session)?.notification(inbound.message, this.#auth)
     }
-    if (inbound.kind === 'response') return (await this.session)?.response(inbound.message, this.auth)
+    if (inbound.kind === 'response') return (await this.#session)?.response(inbound.message, this.#auth)
     const request = inbound.message
-    if (hasModernClaim(request.params)) return this.serveModern(request)
+    if (hasModernClaim(request.params)) return this.#serveModern(request)
     // Set before any await: the lines after initialize must already find the session.
-    if (request.method === 'initialize') return this.initialize(request)
-    const session = await this.session
+    if (request.method === 'initialize') return this.#initialize(request)
+    const session = await this.#session
     if (session === undefined) {
       const error = new TesseraError('TESSERA_INVALID_ENVELOPE', 'Invalid params: _meta is required.')
-      return this.write(encodeReply(failure(request.id, error)))
+      return this.#write(encodeReply(failure(request.id, error)))
     }
-    return this.serveInSession(session, request)
+    return this.#serveInSession(session, request)
   }
 
-  private async serveModern(request: JsonRpcRequest): Promise<void> {
-    const flight = this.inflight.start(this.scope, request.id)
+  async #serveModern(request: JsonRpcRequest): Promise<void> {
+    const flight = this.#inflight.start(this.#scope, request.id)
     let answered = false
     const exchange: Exchange = {
       headers: undefined,
-      auth: this.auth,
+      auth: this.#auth,
       signal: flight.signal,
       send: (message) => {
-        if (!answered && !flight.signal.aborted) this.write(message)
+        if (!answered && !flight.signal.aborted) this.#write(message)
       },
     }
     let reply: Reply
     try {
-      reply = await serveModern(this.core, request, exchange)
+      reply = await this.#server.modern(request, exchange)
     } catch (error) {
       flight.done()
       throw error
     }
-    if (reply.kind === 'stream') return this.openStream(reply, request.id, flight.signal)
+    if (reply.kind === 'stream') return this.#openStream(reply, request.id, flight.signal)
     answered = true
     flight.done()
-    if (reply.kind === 'response' && !flight.signal.aborted) this.write(encodeReply(reply))
+    if (reply.kind === 'response' && !flight.signal.aborted) this.#write(encodeReply(reply))
   }
 
-  private openStream(reply: Extract<Reply, { kind: 'stream' }>, id: JsonRpcId, signal: AbortSignal): void {
+  #openStream(reply: Extract<Reply, { kind: 'stream' }>, id: JsonRpcId, signal: AbortSignal): void {
     const key = `${typeof id}:${id}`
     let ended = false
     const end = () => {
       ended = true
-      this.streams.delete(key)
+      this.#streams.delete(key)
     }
-    this.streams.set(key, () => this.inflight.cancel(this.scope, id, this.auth?.scopes))
+    this.#streams.set(key, () => this.#inflight.cancel(this.#scope, id, this.#auth?.scopes))
     signal.addEventListener('abort', end, { once: true })
     reply.open({
       send: (message) => {
-        if (!ended) this.write(message)
+        if (!ended) this.#write(message)
       },
       end: (final) => {
         if (ended) return
         end()
-        if (final !== undefined) this.write(final)
+        if (final !== undefined) this.#write(final)
       },
       onClose: (callback) => signal.addEventListener('abort', callback, { once: true }),
     })
   }
 
-  private initialize(request: JsonRpcRequest): Promise<void> {
-    const sessions = this.core.handshake
+  #initialize(request: JsonRpcRequest): Promise<void> {
+    const sessions = this.#server.handshake
     if (sessions === undefined) {
       const error = new TesseraError(
         'TESSERA_UNSUPPORTED_VERSION',
         'Unsupported protocol version: this server speaks 2026-07-28 only.',
-        { supported: this.core.versions.modern, requested: String(request.params?.protocolVersion ?? '') },
+        { supported: this.#server.modernVersions, requested: String(request.params?.protocolVersion ?? '') },
       )
-      this.write(encodeReply(failure(request.id, error)))
+      this.#write(encodeReply(failure(request.id, error)))
       return Promise.resolve()
     }
-    const previous = this.session
-    const opening = sessions.open(request, this.auth, { local: true })
-    this.session = opening.then(
+    const previous = this.#session
+    const opening = sessions.open(request, this.#auth, { local: true })
+    this.#session = opening.then(
       (opened) => opened.session,
       () => previous,
     )
     return opening.then(
       ({ session, result }) => {
-        this.unfollow?.()
-        this.unfollow = session.follow({ send: (message) => this.write(message), end: () => {} }, this.auth)
-        this.write({ jsonrpc: '2.0', id: request.id, result })
+        this.#unfollow?.()
+        this.#unfollow = session.follow(
+          { send: (message) => this.#write(message), end: () => {} },
+          this.#auth,
+        )
+        this.#write({ jsonrpc: '2.0', id: request.id, result })
       },
       (error: unknown) => {
         const fault = toTesseraError(error, (err) =>
-          this.core.logger.error({ event: 'initialize_failed', err }, 'initialize failed'),
+          this.#server.logger.error({ event: 'initialize_failed', err }, 'initialize failed'),
         )
-        this.write(encodeReply(failure(request.id, fault, { inSession: true })))
+        this.#write(encodeReply(failure(request.id, fault, { inSession: true })))
       },
     )
   }
 
-  private async serveInSession(session: Session, request: JsonRpcRequest): Promise<void> {
+  async #serveInSession(session: SessionDoor, request: JsonRpcRequest): Promise<void> {
     let answered = false
     const exchange: Exchange = {
       headers: undefined,
-      auth: this.auth,
+      auth: this.#auth,
       signal: new AbortController().signal,
       send: (message) => {
-        if (!answered) this.write(message)
+        if (!answered) this.#write(message)
       },
     }
     const reply = await session.request(request, exchange)
     answered = true
-    if (reply !== undefined) this.write(encodeReply(reply))
+    if (reply !== undefined) this.#write(encodeReply(reply))
   }
 
-  private async cancel(id: unknown): Promise<void> {
-    if (typeof id !== 'string' && typeof id !== 'number') return
-    if (this.inflight.cancel(this.scope, id, this.auth?.scopes)) return
-    ;(await this.session)?.cancel(id, this.auth)
+  /** Cancels a 2026-07-28 request or listen of this connection; false when none has that id. */
+  #cancelHere(id: unknown): boolean {
+    if (typeof id !== 'string' && typeof id !== 'number') return true
+    return this.#inflight.cancel(this.#scope, id, this.#auth?.scopes)
   }
 }

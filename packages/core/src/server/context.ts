@@ -4,16 +4,18 @@
  * signal, progress and log notifications for this request, and asking the client for input.
  * One object per request, its methods on the prototype and its state in private fields.
  */
+
+import { type Logger, scopedLogger } from '../observation/logger.ts'
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../protocol/modern/capabilities.ts'
+import type { InputRequest } from '../protocol/modern/input-requests.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
 import { type LoggingLevel, passesLevel } from '../protocol/modern/vocabulary.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { Exchange } from './exchange.ts'
-import { type Logger, scopedLogger } from './logger.ts'
 import type { AnswerOf } from './mrtr/answers.ts'
 import { AskSignal } from './mrtr/ask-signal.ts'
-import { assertInputRequest, type InputRequest } from './mrtr/input-requests.ts'
+import { assertInputRequest } from './mrtr/input-requests.ts'
 import type { RecordedAnswer, RoundState } from './mrtr/round-state.ts'
 import type { TaskHandle } from './tasks/task-handle.ts'
 import { traceIds } from './telemetry/telemetry.ts'
@@ -21,6 +23,7 @@ import { traceIds } from './telemetry/telemetry.ts'
 /** `modern`: 2026-07-28, stateless. `handshake`: 2025-11-25, in a session opened by `initialize`. */
 export type Era = 'modern' | 'handshake'
 
+/** What `ctx.askAll(requests)` resolves with: under each key, the answer to its question (`AnswerOf`). */
 export type AnswersOf<T extends Record<string, InputRequest>> = { [K in keyof T]: AnswerOf<T[K]> }
 
 export interface ContextInit {
@@ -44,22 +47,18 @@ export interface ContextInit {
    * gathered so far, and gives the task's handle and exchange (undefined: it stays synchronous).
    */
   startTask?: (answers: RecordedAnswer[]) => Promise<{ handle: TaskHandle; exchange: Exchange } | undefined>
-  /** The key of the accepted answer a single-use call acts on (see `ctx.idempotencyKey`). */
+  /** The key of the accepted answer a single-use call acts on (see `ctx.request.idempotencyKey`). */
   idempotencyKey?: string
 }
 
-export class RequestContext {
-  readonly requestId: JsonRpcId
+/** The request a handler serves. */
+export interface HandledRequest {
+  /** The JSON-RPC id the client gave it. */
+  readonly id: JsonRpcId
   readonly method: string
   readonly era: Era
+  /** The protocol version it was made under (from its `_meta`, or its session's). */
   readonly protocolVersion: string
-  readonly clientCapabilities: ClientCapabilities
-  /**
-   * Self-reported by the client: display and logging only, never a security decision. Checked
-   * before the handler runs: `name`, `version` and an optional `title`, each a string of at most
-   * 256 characters on one line (no control characters); nothing else the client sent is kept.
-   */
-  readonly clientInfo: Implementation | undefined
   /**
    * For a single-use tool answering a round: a key that is the same for every copy of this
    * answer, on every worker and after a restart, and different for any other answer (43
@@ -69,6 +68,48 @@ export class RequestContext {
    * key, and answers with that outcome instead of acting twice. Undefined for every other call.
    */
   readonly idempotencyKey: string | undefined
+}
+
+/** The client that sent a request, as it describes itself. */
+export interface RequestingClient {
+  /** What it can answer when asked (elicitation, sampling, roots) and the extensions it declared. */
+  readonly capabilities: ClientCapabilities
+  /**
+   * Self-reported by the client: display and logging only, never a security decision. Checked
+   * before the handler runs: `name`, `version` and an optional `title`, each a string of at most
+   * 256 characters on one line (no control characters); nothing else the client sent is kept.
+   */
+  readonly info: Implementation | undefined
+}
+
+/**
+ * What every handler receives as `ctx`: the request and its client, the caller (`auth`), the
+ * cancellation signal, a logger, progress and log notifications, and asking the client for
+ * input (`ask`, `askAll`), which works alike in both protocol revisions.
+ *
+ * @example
+ * ```ts
+ * import { createServer, elicitForm } from '@tessera/core'
+ * import { z } from 'zod'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ * app.tool('deploy', { description: 'Deploys a version', input: z.object({ version: z.string() }) },
+ *   async ({ version }, ctx) => {
+ *     const answer = await ctx.ask('confirm', elicitForm({
+ *       message: `Deploy ${version}?`,
+ *       schema: z.object({ confirm: z.boolean() }),
+ *     }))
+ *     if (answer.action !== 'accept' || !answer.content.confirm) return 'Not deployed.'
+ *     ctx.progress(1, 2, 'deploying')
+ *     ctx.logger.info({ version, client: ctx.client.info?.name }, 'deploying')
+ *     return `Deployed ${version}.`
+ *   })
+ * ```
+ */
+export class RequestContext {
+  readonly #init: ContextInit
+  #request: HandledRequest | undefined
+  #client: RequestingClient | undefined
   #exchange: Exchange
   #task: TaskHandle | undefined
   #startTask: ContextInit['startTask']
@@ -81,13 +122,7 @@ export class RequestContext {
   #lastProgress = Number.NEGATIVE_INFINITY
 
   constructor(init: ContextInit, round: RoundState) {
-    this.requestId = init.requestId
-    this.method = init.method
-    this.era = init.era
-    this.protocolVersion = init.protocolVersion
-    this.clientCapabilities = init.clientCapabilities
-    this.clientInfo = init.clientInfo
-    this.idempotencyKey = init.idempotencyKey
+    this.#init = init
     this.#exchange = init.exchange
     this.#task = init.task
     this.#startTask = init.startTask
@@ -96,6 +131,25 @@ export class RequestContext {
     this.#logLevel = init.logLevel
     this.#progressToken = init.progressToken
     this.#round = round
+  }
+
+  /** The request this handler serves (built on first read). */
+  get request(): HandledRequest {
+    const init = this.#init
+    this.#request ??= {
+      id: init.requestId,
+      method: init.method,
+      era: init.era,
+      protocolVersion: init.protocolVersion,
+      idempotencyKey: init.idempotencyKey,
+    }
+    return this.#request
+  }
+
+  /** The client that sent it (built on first read). */
+  get client(): RequestingClient {
+    this.#client ??= { capabilities: this.#init.clientCapabilities, info: this.#init.clientInfo }
+    return this.#client
   }
 
   /** The authenticated caller, when the transport authenticated one. */
@@ -118,7 +172,7 @@ export class RequestContext {
    */
   get logger(): Logger {
     if (this.#logger !== undefined) return this.#logger
-    const bindings: Record<string, unknown> = { method: this.method }
+    const bindings: Record<string, unknown> = { method: this.#init.method }
     if (this.#target !== undefined) bindings.target = this.#target
     const ids = traceIds()
     if (ids !== undefined) {
@@ -189,8 +243,17 @@ export class RequestContext {
    * Asks the client one question under `key` (unique within this handler) and resolves with its
    * validated answer: an elicitation built from a zod schema gives content typed by that schema.
    * @example
-   * const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean() }) }))
-   * if (answer.action !== 'accept' || !answer.content.ok) return 'Nothing was done.'
+   * ```ts
+   * import { createServer, elicitForm } from '@tessera/core'
+   * import { z } from 'zod'
+   *
+   * createServer({ name: 'ops', version: '1.0.0' }).tool('purge', { description: 'Purges the cache' },
+   *   async (_args, ctx) => {
+   *     const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean() }) }))
+   *     if (answer.action !== 'accept' || !answer.content.ok) return 'Nothing was done.'
+   *     return 'Purged.'
+   *   })
+   * ```
    */
   async ask<R extends InputRequest>(key: string, request: R): Promise<AnswerOf<R>> {
     const answers = await this.askAll({ [key]: request } as Record<string, R>)
@@ -225,6 +288,6 @@ export class RequestContext {
    * closing a stream would cancel the request.
    */
   closeStream(): void {
-    if (this.era === 'handshake') this.#exchange.closeStream?.()
+    if (this.#init.era === 'handshake') this.#exchange.closeStream?.()
   }
 }

@@ -1,11 +1,12 @@
 /**
  * @module create-server
  * `createServer(options)`: the registration API (tools, resources, templates, prompts) over the
- * internal `ServerCore`. Work that can be done once (schema conversion, mirror tables, result
+ * server's catalogue and services. Work that can be done once (schema conversion, mirror tables, result
  * `_meta`) happens here, at registration, never per request. What transports need is reached
  * through the server's door (`door.ts`), not through members of this class.
  */
 import cluster from 'node:cluster'
+import { defaultLogger, type Logger } from '../observation/logger.ts'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
@@ -18,8 +19,8 @@ import {
 } from '../protocol/modern/vocabulary.ts'
 import { createSingleUseGuard, type SingleUseGuard } from '../security/replay/guard.ts'
 import { memoryReplayStore } from '../security/replay/memory-replay-store.ts'
-import type { ReplayStore } from '../security/replay/replay-store.ts'
 import { CACHE_HINT_NAMES, resolveCacheHints } from './cache-hints.ts'
+import type { Catalogue } from './catalogue.ts'
 import { clusterNotificationBus } from './cluster-bus.ts'
 import { MessageConnection } from './connection.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
@@ -28,7 +29,7 @@ import { memoryEventStore } from './handshake/event-store.ts'
 import { SESSION_METHODS } from './handshake/serve-handshake.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
 import { HandshakeSessions } from './handshake/sessions.ts'
-import { defaultLogger, type Logger } from './logger.ts'
+import type { McpServer } from './mcp-server.ts'
 import { orphanRuns } from './methods/tasks.ts'
 import {
   REQUEST_STATE_OPTION_NAMES,
@@ -38,12 +39,13 @@ import {
 } from './mrtr/state-service.ts'
 import { memoryNotificationBus } from './notification-bus.ts'
 import { methodTable } from './pipeline/method-table.ts'
-import { serveModern } from './pipeline/modern.ts'
+import { type ModernServer, serveModern } from './pipeline/modern.ts'
+import { ResultEncoder } from './pipeline/result-encoder.ts'
 import { checkReadiness } from './readiness.ts'
 import { type AnyPromptHandler, PromptRegistry } from './registry/prompts.ts'
 import { type AnyResourceHandler, type AnyTemplateHandler, ResourceRegistry } from './registry/resources.ts'
 import { type AnyToolHandler, ToolRegistry } from './registry/tools.ts'
-import type { ServerCore } from './server-core.ts'
+import type { Services } from './services.ts'
 import { warnEphemeralKey, warnSingleUseInMemory } from './serving-warnings.ts'
 import { assertStores, type Stores } from './stores.ts'
 import { TaskService, type TaskSettings } from './tasks/task-service.ts'
@@ -63,11 +65,21 @@ import type {
   ToolHandler,
 } from './types.ts'
 
+/**
+ * What `createServer` is given: the server's name and version (its `serverInfo`), what it tells
+ * the model, how its requestStates are sealed, what its instances share (`stores`), and how it
+ * logs and traces. Everything but `name` and `version` has a default.
+ */
 export interface ServerOptions {
+  /** The name in `serverInfo`, and what requestStates are bound to unless `requestState.identity` says otherwise. */
   name: string
+  /** The version in `serverInfo`. */
   version: string
+  /** A name for people to read, in `serverInfo`. */
   title?: string
+  /** What the server is for, in `serverInfo`. */
   description?: string
+  /** The server's web site, in `serverInfo`. */
   websiteUrl?: string
   /** Text for the model about how to use this server (returned by `server/discover`). */
   instructions?: string
@@ -110,6 +122,11 @@ export interface ServerOptions {
   handshake?: false | HandshakeOptions
 }
 
+/**
+ * How a server keeps the tasks of tools that run as tasks (`ServerOptions.tasks`): the lease of
+ * the worker running one, how long one is kept, how often clients poll, and the bounds on each
+ * principal's tasks and on each record.
+ */
 export interface TaskOptions {
   /** How long a worker's hold on a running task lasts without renewal (default 15 000 ms). */
   leaseMs?: number
@@ -130,6 +147,7 @@ export interface TaskOptions {
   maxRecordBytes?: number
 }
 
+/** Settings of the 2025-11-25 handshake era, served on the same endpoint (`ServerOptions.handshake`). */
 export interface HandshakeOptions {
   /** How long a server-to-client request waits (default 5 minutes). */
   requestTimeoutMs?: number
@@ -169,19 +187,16 @@ const SINGLE_USE_OPTION_NAMES = {
 } as const satisfies OptionNames<NonNullable<ServerOptions['singleUse']>>
 /** How long `close()` waits for stopped tasks to write how they ended. */
 const TASK_STOP_WAIT_MS = 2000
-/** Where options that used to live elsewhere now go, for the error that refuses them. */
-const MOVED_OPTIONS: Readonly<Record<string, string>> = {
-  replay: 'stores.replay (and singleUse.leaseMs)',
-  bus: 'stores.bus',
-}
-const HANDSHAKE_MOVED: Readonly<Record<string, string>> = {
-  sessions: 'stores.sessions',
-  events: 'stores.events',
+/** The parts of one server, built once from its options. */
+interface BuiltServer extends ModernServer {
+  /** The 2025-11-25 handshake era on the same endpoint; undefined when turned off. */
+  readonly handshake: HandshakeSessions | undefined
 }
 
-export class McpServer {
-  readonly #core: ServerCore
-  readonly #replay: ReplayStore | undefined
+class Server implements McpServer {
+  readonly #catalogue: Catalogue
+  readonly #services: Services
+  readonly #handshake: HandshakeSessions | undefined
   readonly #taskStore: TaskStore
   /** Every store the server was given, closed once each by `close()`. */
   readonly #stores: Stores
@@ -191,95 +206,86 @@ export class McpServer {
     assertOptions(options)
     const logger = options.logger ?? defaultLogger()
     this.#taskStore = options.stores?.tasks ?? memoryTaskStore()
-    const core = buildCore(options, logger, this.#taskStore)
-    this.#core = core
-    this.#replay = options.stores?.replay
+    const parts = buildParts(options, logger, this.#taskStore)
+    this.#catalogue = parts.catalogue
+    this.#services = parts.services
+    this.#handshake = parts.handshake
     this.#stores = { ...options.stores }
-    registerDoor(this, this.#door())
+    registerDoor(this, this.#door(parts))
   }
 
-  /** Registers a tool; its name is taken until `removeTool`. Arguments are validated before `handler` runs. */
   tool<S extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
     name: string,
     config: ToolConfig<S, O>,
     handler: ToolHandler<S, O>,
   ): this {
-    this.#core.tools.register(name, config, handler as AnyToolHandler)
+    this.#catalogue.tools.register(name, config, handler as AnyToolHandler)
     // Before serving, the warning waits for the first transport (`#opened`).
-    if (config.singleUse && this.#replay === undefined && this.#serving)
-      warnSingleUseInMemory(this.#core.logger, name)
+    if (config.singleUse && this.#stores.replay === undefined && this.#serving)
+      warnSingleUseInMemory(this.#services.logger, name)
     this.#changed('tools/list_changed')
     return this
   }
 
   removeTool(name: string): boolean {
-    const removed = this.#core.tools.remove(name)
-    if (removed) this.#core.bus.publish({ type: 'tools/list_changed' })
+    const removed = this.#catalogue.tools.remove(name)
+    if (removed) this.#services.bus.publish({ type: 'tools/list_changed' })
     return removed
   }
 
-  /** Registers a static resource at `uri`. */
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): this {
-    this.#core.resources.register(uri, config, handler as AnyResourceHandler)
+    this.#catalogue.resources.register(uri, config, handler as AnyResourceHandler)
     this.#changed('resources/list_changed')
     return this
   }
 
-  /** Registers an RFC 6570 resource template; the handler may return undefined for an unknown URI. */
   resourceTemplate(uriTemplate: string, config: TemplateConfig, handler: TemplateHandler): this {
-    this.#core.resources.registerTemplate(uriTemplate, config, handler as AnyTemplateHandler)
+    this.#catalogue.resources.registerTemplate(uriTemplate, config, handler as AnyTemplateHandler)
     this.#changed('resources/list_changed')
     return this
   }
 
-  /** Removes a resource or a template, by its URI or its template string. */
   removeResource(uriOrTemplate: string): boolean {
-    const removed = this.#core.resources.remove(uriOrTemplate)
-    if (removed) this.#core.bus.publish({ type: 'resources/list_changed' })
+    const removed = this.#catalogue.resources.remove(uriOrTemplate)
+    if (removed) this.#services.bus.publish({ type: 'resources/list_changed' })
     return removed
   }
 
-  /** Registers a prompt; its arguments are typed from `args` (a zod object, or a list). */
   prompt<const A extends PromptArgumentsInput | undefined = undefined>(
     name: string,
     config: PromptConfig<A>,
     handler: PromptHandler<A>,
   ): this {
-    this.#core.prompts.register(name, config, handler as AnyPromptHandler)
+    this.#catalogue.prompts.register(name, config, handler as AnyPromptHandler)
     this.#changed('prompts/list_changed')
     return this
   }
 
   removePrompt(name: string): boolean {
-    const removed = this.#core.prompts.remove(name)
-    if (removed) this.#core.bus.publish({ type: 'prompts/list_changed' })
+    const removed = this.#catalogue.prompts.remove(name)
+    if (removed) this.#services.bus.publish({ type: 'prompts/list_changed' })
     return removed
   }
 
-  /** Tells listen streams subscribed to `uri` (or a parent of it) that it changed. */
   notifyResourceUpdated(uri: string): void {
-    this.#core.bus.publish({ type: 'resources/updated', uri })
+    this.#services.bus.publish({ type: 'resources/updated', uri })
   }
 
-  /** Counts of states opened per key id and refused per reason: tells when an old key can go. */
   stateMetrics(): StateMetrics {
-    return this.#core.state.snapshot()
+    return this.#services.state.snapshot()
   }
 
-  /**
-   * Stops the tasks this process runs (each ends failed, saying the server stopped it), ends
-   * listen and session streams (each gets its closing message), then closes every store.
-   */
   async close(): Promise<void> {
-    const core = this.#core
-    await core.tasks.service.stopAll('the server is shutting down', TASK_STOP_WAIT_MS)
-    core.bus.publish({ type: 'shutdown' })
+    const services = this.#services
+    await services.tasks.service.stopAll('the server is shutting down', TASK_STOP_WAIT_MS)
+    services.bus.publish({ type: 'shutdown' })
     // Every port given, used or not (a bundle releases its connection after the last one), and
     // the in-memory defaults; each once.
     const given = Object.values(this.#stores).filter((store) => store !== undefined)
-    core.tasks.service.close()
-    core.telemetry.close()
-    const defaults = [core.handshake?.sessions, core.handshake?.events, this.#taskStore, core.bus].filter(
+    services.tasks.service.close()
+    services.telemetry.close()
+    const handshake = this.#handshake
+    const defaults = [handshake?.sessions, handshake?.events, this.#taskStore, services.bus].filter(
       (store) => store !== undefined && !given.includes(store),
     )
     for (const store of new Set([...given, ...defaults])) await store?.close()
@@ -289,60 +295,73 @@ export class McpServer {
   #opened(): void {
     if (this.#serving) return
     this.#serving = true
-    const { logger, state, tools } = this.#core
+    const { logger, state } = this.#services
     if (state.ephemeral) warnEphemeralKey(logger)
-    if (this.#replay === undefined)
-      for (const name of tools.singleUseNames()) warnSingleUseInMemory(logger, name)
+    if (this.#stores.replay === undefined)
+      for (const name of this.#catalogue.tools.singleUseNames()) warnSingleUseInMemory(logger, name)
   }
 
   // Registration before anyone listens needs no event; a change while serving does.
   #changed(type: 'tools/list_changed' | 'prompts/list_changed' | 'resources/list_changed'): void {
-    if (this.#serving) this.#core.bus.publish({ type })
+    if (this.#serving) this.#services.bus.publish({ type })
   }
 
-  #door(): ServerDoor {
-    const core = this.#core
-    return {
-      logger: core.logger,
-      modernVersions: core.versions.modern,
-      supportedVersions: [...core.versions.modern, ...core.versions.handshake],
-      handshake: core.handshake,
+  #door(parts: BuiltServer): ServerDoor {
+    const { catalogue, services, handshake } = parts
+    const door: ServerDoor = {
+      logger: services.logger,
+      modernVersions: catalogue.versions.modern,
+      supportedVersions: [...catalogue.versions.modern, ...catalogue.versions.handshake],
+      handshake,
       opened: () => this.#opened(),
-      modern: (request: JsonRpcRequest, exchange: Exchange) => serveModern(core, request, exchange),
-      connect: (write, auth) => new MessageConnection(core, write, auth),
-      endStreams: () => core.bus.publish({ type: 'shutdown' }),
+      modern: (request: JsonRpcRequest, exchange: Exchange) => serveModern(parts, request, exchange),
+      connect: (write, auth) => new MessageConnection(door, write, auth),
+      endStreams: () => services.bus.publish({ type: 'shutdown' }),
       close: () => this.close(),
-      ready: () => checkReadiness(this.#stores, core.state.keysLoaded),
-      processLocal: () => {
-        const local: string[] = []
-        if (core.state.ephemeral) local.push('requestState.keys')
-        if (this.#stores.replay === undefined && core.tools.hasSingleUse()) local.push('stores.replay')
-        if (this.#stores.tasks === undefined && core.tools.hasTasks()) local.push('stores.tasks')
-        if (core.handshake && this.#stores.sessions === undefined) local.push('stores.sessions')
-        if (core.handshake && this.#stores.events === undefined) local.push('stores.events')
-        if (this.#stores.bus === undefined && !cluster.isWorker) local.push('stores.bus')
-        return local
-      },
+      ready: () => checkReadiness(this.#stores, services.state.keysLoaded),
+      processLocal: () => this.#processLocal(),
     }
+    return door
+  }
+
+  #processLocal(): string[] {
+    const stores = this.#stores
+    const tools = this.#catalogue.tools
+    const local: string[] = []
+    if (this.#services.state.ephemeral) local.push('requestState.keys')
+    if (stores.replay === undefined && tools.hasSingleUse()) local.push('stores.replay')
+    if (stores.tasks === undefined && tools.hasTasks()) local.push('stores.tasks')
+    if (this.#handshake && stores.sessions === undefined) local.push('stores.sessions')
+    if (this.#handshake && stores.events === undefined) local.push('stores.events')
+    if (stores.bus === undefined && !cluster.isWorker) local.push('stores.bus')
+    return local
   }
 }
 
+/**
+ * Creates a server from its options; register tools, resources and prompts on it, then serve it
+ * with a transport. Options are checked at once: an unknown or misspelled one is a TypeError that
+ * names it.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from '@tessera/core'
+ * import { z } from 'zod'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0', instructions: 'Ask before acting.' })
+ * app.tool('status', { description: 'A service status', input: z.object({ service: z.string() }) },
+ *   ({ service }) => `${service}: healthy`)
+ * ```
+ */
 export function createServer(options: ServerOptions): McpServer {
-  return new McpServer(options)
+  return new Server(options)
 }
 
-function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore): ServerCore {
-  const info: Implementation = { name: options.name, version: options.version }
-  if (options.title !== undefined) info.title = options.title
-  if (options.description !== undefined) info.description = options.description
-  if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl
+function buildParts(options: ServerOptions, logger: Logger, taskStore: TaskStore): BuiltServer {
   const stores = options.stores ?? {}
-  const tools = new ToolRegistry()
-  const resources = new ResourceRegistry()
-  const prompts = new PromptRegistry()
-  const resultMeta = options.serverInfoInResults === false ? undefined : { [MetaKey.serverInfo]: info }
-  let guard: SingleUseGuard | undefined
-  const leaseMs = options.singleUse?.leaseMs
+  const catalogue = buildCatalogue(options)
+  const { tools, prompts, resources } = catalogue
+  // A worker of node:cluster reaches its siblings through the primary's relay by default.
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
   // Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it.
@@ -352,19 +371,10 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
     prompt: (name) => prompts.get(name) !== undefined,
     resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
   })
-  const knownCapabilities: ServerCapabilities[] = []
-  const core: { -readonly [K in keyof ServerCore]: ServerCore[K] } = {
-    info,
-    resultMeta,
-    resultMetaJson: resultMeta && JSON.stringify(resultMeta),
-    encodings: new WeakMap(),
-    instructions: options.instructions,
-    tools,
-    resources,
-    prompts,
-    cache: resolveCacheHints(options.cache),
-    pageSize: positiveInteger(options.pageSize ?? 100, 'pageSize'),
-    maxRounds,
+  const leaseMs = options.singleUse?.leaseMs
+  if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
+  let guard: SingleUseGuard | undefined
+  const services: Services = {
     state: new StateService(options.requestState, options.name, logger, telemetry),
     get guard() {
       guard ??= createSingleUseGuard({
@@ -382,32 +392,62 @@ function buildCore(options: ServerOptions, logger: Logger, taskStore: TaskStore)
       service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks), telemetry),
       maxRounds,
     },
-    // A worker of node:cluster reaches its siblings through the primary's relay by default.
     bus,
     logger,
     telemetry,
-    logging: options.logging === true,
+    maxRounds,
+  }
+  services.tasks.service.rerunOrphansWith(orphanRuns(catalogue, services))
+  const encoder = new ResultEncoder(
+    options.serverInfoInResults === false ? undefined : { [MetaKey.serverInfo]: catalogue.info },
+  )
+  const handshake =
+    options.handshake === false
+      ? undefined
+      : handshakeSessions(options.handshake, options.stores ?? {}, { catalogue, services })
+  return { catalogue, services, encoder, handshake }
+}
+
+function buildCatalogue(options: ServerOptions): Catalogue {
+  const info: Implementation = { name: options.name, version: options.version }
+  if (options.title !== undefined) info.title = options.title
+  if (options.description !== undefined) info.description = options.description
+  if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl
+  const tools = new ToolRegistry()
+  const resources = new ResourceRegistry()
+  const prompts = new PromptRegistry()
+  const logging = options.logging === true
+  const known: ServerCapabilities[] = []
+  const hasCompletions = () => prompts.size > 0 || resources.listTemplates().length > 0
+  return {
+    info,
+    instructions: options.instructions,
+    tools,
+    resources,
+    prompts,
+    cache: resolveCacheHints(options.cache),
+    pageSize: positiveInteger(options.pageSize ?? 100, 'pageSize'),
     listOnlyPermitted: options.listOnlyPermitted === true,
+    logging,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },
-    handshake: undefined,
-    capabilities: () => capabilitiesOf(core, knownCapabilities),
-    hasCompletions: () => hasCompletions(prompts, resources),
+    capabilities: () =>
+      capabilitiesOf({ tools, resources, prompts, completions: hasCompletions(), logging }, known),
+    hasCompletions,
   }
-  if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
-  core.tasks.service.rerunOrphansWith(orphanRuns(core))
-  if (options.handshake !== false) {
-    const sessions = stores.sessions ?? memorySessionStore()
-    if (sessions.count !== undefined) telemetry.countSessions(() => sessions.count!())
-    core.handshake = new HandshakeSessions(core, {
-      sessions,
-      events: stores.events ?? memoryEventStore(),
-      requestTimeoutMs: positiveInteger(
-        options.handshake?.requestTimeoutMs ?? 5 * 60_000,
-        'handshake.requestTimeoutMs',
-      ),
-    })
-  }
-  return core
+}
+
+function handshakeSessions(
+  options: HandshakeOptions | undefined,
+  stores: Stores,
+  server: { catalogue: Catalogue; services: Services },
+): HandshakeSessions {
+  const sessions = stores.sessions ?? memorySessionStore()
+  if (sessions.count !== undefined) server.services.telemetry.countSessions(() => sessions.count!())
+  return new HandshakeSessions(server, {
+    sessions,
+    events: stores.events ?? memoryEventStore(),
+    requestTimeoutMs: positiveInteger(options?.requestTimeoutMs ?? 5 * 60_000, 'handshake.requestTimeoutMs'),
+  })
 }
 
 function taskSettings(options: TaskOptions | undefined): TaskSettings {
@@ -427,23 +467,32 @@ function taskSettings(options: TaskOptions | undefined): TaskSettings {
   }
 }
 
+/** What the capabilities follow from. */
+interface Registered {
+  tools: ToolRegistry
+  resources: ResourceRegistry
+  prompts: PromptRegistry
+  completions: boolean
+  logging: boolean
+}
+
 /**
  * The capabilities follow from which kinds of things are registered: one frozen object per
  * combination, kept in `known`, so a result that carries them (`server/discover`) is the same
  * object until a registration changes them and is encoded once per combination.
  */
-function capabilitiesOf(core: ServerCore, known: ServerCapabilities[]): ServerCapabilities {
-  const tools = core.tools.size > 0
-  const resources = core.resources.size > 0
-  const prompts = core.prompts.size > 0
-  const completions = core.hasCompletions()
-  const tasks = core.tools.hasTasks()
+function capabilitiesOf(registered: Registered, known: ServerCapabilities[]): ServerCapabilities {
+  const tools = registered.tools.size > 0
+  const resources = registered.resources.size > 0
+  const prompts = registered.prompts.size > 0
+  const { completions, logging } = registered
+  const tasks = registered.tools.hasTasks()
   const index =
     Number(tools) |
     (Number(resources) << 1) |
     (Number(prompts) << 2) |
     (Number(completions) << 3) |
-    (Number(core.logging) << 4) |
+    (Number(logging) << 4) |
     (Number(tasks) << 5)
   const cached = known[index]
   if (cached !== undefined) return cached
@@ -452,7 +501,7 @@ function capabilitiesOf(core: ServerCore, known: ServerCapabilities[]): ServerCa
   if (resources) caps.resources = { subscribe: true, listChanged: true }
   if (prompts) caps.prompts = { listChanged: true }
   if (completions) caps.completions = {}
-  if (core.logging) caps.logging = {}
+  if (logging) caps.logging = {}
   if (tasks) caps.extensions = { [TASKS_EXTENSION]: {} }
   known[index] = deepFreeze(caps)
   return caps
@@ -463,13 +512,9 @@ function deepFreeze<T extends object>(value: T): T {
   return Object.freeze(value)
 }
 
-function hasCompletions(prompts: PromptRegistry, resources: ResourceRegistry): boolean {
-  return prompts.size > 0 || resources.listTemplates().length > 0
-}
-
 function assertOptions(options: ServerOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('createServer needs options.')
-  assertKnownOptions(options, OPTION_NAMES, 'createServer', { moved: MOVED_OPTIONS })
+  assertKnownOptions(options, OPTION_NAMES, 'createServer')
   if (typeof options.name !== 'string' || options.name === '')
     throw new TypeError('createServer needs a name.')
   if (typeof options.version !== 'string' || options.version === '')
@@ -483,7 +528,6 @@ function assertOptions(options: ServerOptions): void {
   if (options.handshake !== false) {
     assertKnownOptions(options.handshake, HANDSHAKE_OPTION_NAMES, 'createServer', {
       path: 'handshake',
-      moved: HANDSHAKE_MOVED,
     })
   }
 }

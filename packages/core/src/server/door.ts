@@ -3,17 +3,28 @@
  * The one way a transport reaches a server: 2026-07-28 requests, the handshake era's sessions,
  * whole client connections (stdio), and shutdown. It is looked up from the server object through
  * a module-private map, so the public `McpServer` type shows only what applications use; and it
- * is the only module of `server/` a transport imports (the architecture tests check it), so
- * everything a transport may touch is listed below.
+ * is the only module of `server/` a transport imports (the architecture tests check it). It
+ * declares what it hands out as interfaces, so a transport depends on these shapes and never on
+ * the classes of the server that implement them.
  */
-import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+
+import type { Logger } from '../observation/logger.ts'
+import type {
+  InboundMessage,
+  JsonObject,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponseIn,
+} from '../protocol/jsonrpc/message.ts'
+import type { HeaderView } from '../protocol/modern/header-view.ts'
+import type { Reply, ResponseReply } from '../reply.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
-import type { MessageConnection, MessageWriter } from './connection.ts'
 import type { Exchange } from './exchange.ts'
-import type { HandshakeSessions } from './handshake/sessions.ts'
-import type { Logger } from './logger.ts'
-import type { Reply } from './pipeline/reply.ts'
+import type { EventStore } from './handshake/event-store.ts'
+import type { McpServer } from './mcp-server.ts'
 import type { Readiness } from './readiness.ts'
+
+export type { EventStore, Exchange, McpServer, Readiness }
 
 export interface ServerDoor {
   readonly logger: Logger
@@ -22,7 +33,7 @@ export interface ServerDoor {
   /** Every version this server speaks, for the data of an unsupported-version error. */
   readonly supportedVersions: readonly string[]
   /** The 2025-11-25 era; undefined when the server serves 2026-07-28 only. */
-  readonly handshake: HandshakeSessions | undefined
+  readonly handshake: HandshakeDoor | undefined
   /**
    * A transport starts serving: from now on every registration is announced to listeners, and the
    * first call warns about what this server keeps in this process only (an in-process test client
@@ -32,7 +43,7 @@ export interface ServerDoor {
   /** Serves one 2026-07-28 request. */
   modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply>
   /** A client on a two-way message stream (stdio), in either era; `auth` when the transport knows who it is. */
-  connect(write: MessageWriter, auth?: AuthInfo): MessageConnection
+  connect(write: MessageWriter, auth?: AuthInfo): ConnectionDoor
   /** Ends every listen and session stream of this process with its closing message. */
   endStreams(): void
   /** `McpServer.close()`: ends streams and closes the stores. */
@@ -45,6 +56,64 @@ export interface ServerDoor {
   /** Whether the keys are loaded and every store and bus answers (the `/readyz` probe). */
   ready(): Promise<Readiness>
 }
+
+/** The 2025-11-25 era as a transport sees it: sessions opened and found, and their stream events. */
+export interface HandshakeDoor {
+  /** The log of resumable SSE streams (`Last-Event-ID`). */
+  readonly events: EventStore
+  /**
+   * Opens a session for `initialize` and returns it with the initialize result. `local` keeps it
+   * in this process only, for a transport that is itself one client's connection (stdio);
+   * `headers` are the HTTP request's.
+   */
+  open(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    options?: { local?: boolean; headers?: HeaderView },
+  ): Promise<{ session: SessionDoor; result: Record<string, unknown> }>
+  /**
+   * The session a request names: refused when the id is missing (400), unknown, ended or opened
+   * by another principal (404), or when the request's version header is not a 2025-era version.
+   */
+  find(
+    sessionId: string | undefined,
+    auth: AuthInfo | undefined,
+    versionHeader: string | undefined,
+  ): Promise<SessionDoor>
+}
+
+/** One handshake-era session, for the messages of its client. */
+export interface SessionDoor {
+  readonly id: string
+  /** Serves a request in the session; undefined when the request was cancelled before it answered. */
+  request(request: JsonRpcRequest, exchange: Exchange): Promise<ResponseReply | undefined>
+  /** Takes a notification of the client (`notifications/cancelled`, `initialized`, …). */
+  notification(notification: JsonRpcNotification, auth: AuthInfo | undefined): Promise<void>
+  /** Takes the client's answer to a request the server sent it, on whichever instance holds that request. */
+  response(response: JsonRpcResponseIn, auth: AuthInfo | undefined): void
+  /** Ends the session (DELETE, or the connection closed). */
+  end(): Promise<void>
+  /** Follows the notifications this session is owed (the GET stream); returns a function that stops. */
+  follow(sink: SessionSink, auth: AuthInfo | undefined): () => void
+}
+
+/** Where a follower's notifications go. */
+export interface SessionSink {
+  send(message: JsonObject): void
+  /** The session ended, or the server is shutting down: nothing more will come. */
+  end(): void
+}
+
+/** One client on a two-way message stream, in either era. */
+export interface ConnectionDoor {
+  /** Takes one message from the client; the work it starts is awaited by `close`. */
+  receive(inbound: InboundMessage): void
+  /** The client is gone: subscriptions end now, requests in flight still answer. */
+  close(): Promise<void>
+}
+
+/** Writes one message: a string is a message already serialized. */
+export type MessageWriter = (message: JsonObject | string) => void
 
 const doors = new WeakMap<object, ServerDoor>()
 
@@ -59,37 +128,3 @@ export function doorOf(server: unknown, caller: string): ServerDoor {
   if (door === undefined) throw new TypeError(`${caller} needs a server made by createServer().`)
   return door
 }
-
-export { relayClusterBus } from './cluster-bus.ts'
-export type { MessageConnection, MessageWriter } from './connection.ts'
-export type { McpServer } from './create-server.ts'
-export {
-  currentDevRequest,
-  DEV_CHANNEL,
-  type DevEvent,
-  type DevRequest,
-  devTapOn,
-  publishDev,
-  tapRequest,
-} from './dev-tap.ts'
-export type { Exchange } from './exchange.ts'
-export {
-  type EventStore,
-  formatEventId,
-  parseEventId,
-  type StoredEvent,
-} from './handshake/event-store.ts'
-export { INPUT_KEY_META } from './handshake/serve-handshake.ts'
-export type { Session, SessionSink } from './handshake/session.ts'
-export type { HandshakeSessions } from './handshake/sessions.ts'
-export { defaultLogger, type Logger } from './logger.ts'
-export {
-  encodeReply,
-  failure,
-  type Reply,
-  type ResponseReply,
-  type StreamSink,
-  toTesseraError,
-} from './pipeline/reply.ts'
-export type { Readiness } from './readiness.ts'
-export type { CallToolResult, GetPromptResult, ReadResourceResult } from './types.ts'

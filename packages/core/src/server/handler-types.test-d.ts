@@ -7,10 +7,11 @@
  */
 import { expectTypeOf } from 'vitest'
 import { z } from 'zod'
+import type { ElicitationContent } from '../protocol/modern/input-requests.ts'
 import type { RequestContext } from './context.ts'
 import { createServer } from './create-server.ts'
 import type { RootsAnswer, SamplingAnswer } from './mrtr/answers.ts'
-import { createMessage, type ElicitationContent, elicitForm, listRoots } from './mrtr/input-requests.ts'
+import { createMessage, elicitForm, listRoots } from './mrtr/input-requests.ts'
 
 const app = createServer({ name: 'types', version: '1.0.0' })
 const output = z.object({ n: z.number(), label: z.string().optional() })

@@ -21,7 +21,7 @@ interface Running {
 const NO_SCOPES: readonly string[] = Object.freeze([])
 
 export class InflightRequests {
-  private readonly running = new Map<string, Running>()
+  readonly #running = new Map<string, Running>()
 
   /**
    * Registers a request whose target needs `scopes`; a second request with the same id in the
@@ -30,11 +30,11 @@ export class InflightRequests {
   start(scope: string, id: JsonRpcId, scopes: readonly string[] = NO_SCOPES): InflightRequest {
     const key = keyOf(scope, id)
     const entry = { controller: new AbortController(), scopes }
-    this.running.set(key, entry)
+    this.#running.set(key, entry)
     return {
       signal: entry.controller.signal,
       done: () => {
-        if (this.running.get(key) === entry) this.running.delete(key)
+        if (this.#running.get(key) === entry) this.#running.delete(key)
       },
     }
   }
@@ -46,10 +46,10 @@ export class InflightRequests {
    */
   cancel(scope: string, id: JsonRpcId, granted: readonly string[] | undefined): boolean {
     const key = keyOf(scope, id)
-    const entry = this.running.get(key)
+    const entry = this.#running.get(key)
     if (entry === undefined) return false
     if (!entry.scopes.every((s) => granted?.includes(s))) return true
-    this.running.delete(key)
+    this.#running.delete(key)
     entry.controller.abort(new Error('cancelled by the client'))
     return true
   }

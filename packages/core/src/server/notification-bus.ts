@@ -13,6 +13,11 @@ import { assertKnownOptions, type OptionNames } from '../option-checks.ts'
 import type { JsonObject, JsonRpcId, JsonRpcResponseIn } from '../protocol/jsonrpc/message.ts'
 import { randomId } from '../security/random.ts'
 
+/**
+ * What travels on a server's `NotificationBus`, told apart by `type`: list changes and resource
+ * updates for the streams that follow them, and the session and task traffic that must reach the
+ * instance holding a request. Every event but `shutdown` may cross to the other instances.
+ */
 export type ServerEvent =
   | { type: 'tools/list_changed' }
   | { type: 'prompts/list_changed' }
@@ -41,8 +46,14 @@ export function isLocalEvent(event: ServerEvent): boolean {
   return event.type === 'shutdown'
 }
 
+/** Receives each event a bus delivers; one that throws does not stop delivery to the others. */
 export type ServerEventListener = (event: ServerEvent) => void
 
+/**
+ * The port that carries `ServerEvent`s to the streams of a server and, when shared, to its other
+ * instances (node:cluster IPC, Redis pub/sub, PostgreSQL LISTEN/NOTIFY): the `bus` of `Stores`.
+ * A bus that crosses processes is built on `createBusRelay`.
+ */
 export interface NotificationBus {
   /** Delivers to this process's listeners at once, and to the other instances when shared. */
   publish(event: ServerEvent): void
@@ -58,6 +69,7 @@ export function memoryNotificationBus(): NotificationBus {
   return { publish: relay.publish, subscribe: relay.subscribe, close: async () => {} }
 }
 
+/** What `createBusRelay` is given: how to send an encoded event to the other instances, and where errors go. */
 export interface BusRelayOptions {
   /** Hands one encoded event to the other instances; absent for a bus of one process. */
   send?(payload: string): void
@@ -67,8 +79,14 @@ export interface BusRelayOptions {
 
 /** The shared half of every bus: `receive` takes what another instance sent. */
 export interface BusRelay {
+  /** Delivers to this process's listeners at once and, unless the event is local, hands it to `send`. */
   publish(event: ServerEvent): void
+  /** Returns the function that unsubscribes. */
   subscribe(listener: ServerEventListener): () => void
+  /**
+   * Delivers what another instance sent; a payload that cannot be read is dropped and reported to
+   * `onError`, and this relay's own messages coming back are dropped.
+   */
   receive(payload: string): void
 }
 
@@ -82,6 +100,12 @@ interface BusMessage {
 
 const BUS_RELAY_OPTION_NAMES = { send: true, onError: true } as const satisfies OptionNames<BusRelayOptions>
 
+/**
+ * The shared half of every bus that crosses processes: one wire message (origin, a sequence
+ * number, the event), one check of what arrives, one echo filter, and delivery a throwing
+ * listener cannot break. A bus moves the text: it sends what reaches `send`, and passes what it
+ * receives to `receive`.
+ */
 export function createBusRelay(options: BusRelayOptions): BusRelay {
   assertKnownOptions(options, BUS_RELAY_OPTION_NAMES, 'createBusRelay', { required: true })
   const origin = randomId(9)

@@ -5,7 +5,7 @@
  * (`door.opened()`), once per server, not when the server is created: an in-process test client
  * serves no other process, so a test that builds a server hears nothing about it.
  */
-import type { Logger } from './logger.ts'
+import type { Logger } from '../observation/logger.ts'
 
 export function warnEphemeralKey(logger: Logger): void {
   logger.warn(

@@ -13,6 +13,12 @@ import type { SessionStore } from './handshake/session-store.ts'
 import type { NotificationBus } from './notification-bus.ts'
 import type { TaskStore } from './tasks/task-store.ts'
 
+/**
+ * What a server's instances share (`ServerOptions.stores`): single-use records, handshake
+ * sessions, stream events, tasks and the event bus. A store package builds them all over one
+ * connection (`sqliteStores`, `redisStores`, `postgresStores`); a port left out stays in this
+ * process's memory.
+ */
 export interface Stores {
   /** Single-use records (default: in memory, one process). */
   replay?: ReplayStore
@@ -61,10 +67,15 @@ export function assertStores(stores: unknown): asserts stores is Stores | undefi
  * does nothing), and `release` runs once, after the last of them closed, so the connection
  * outlives every store that uses it. The stores keep their other members.
  */
-export function closeTogether<T extends Record<string, { close(): Promise<void> }>>(
-  stores: T,
-  release: () => Promise<void>,
-): T {
+export function closeTogether<
+  T extends Record<
+    string,
+    {
+      /** Closes the store; the connection it shares is released once the last store closed. */
+      close(): Promise<void>
+    }
+  >,
+>(stores: T, release: () => Promise<void>): T {
   let open = Object.keys(stores).length
   const wrapped: Record<string, { close(): Promise<void> }> = {}
   for (const [name, store] of Object.entries(stores)) {

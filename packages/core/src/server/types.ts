@@ -7,64 +7,28 @@
 import type { z } from 'zod'
 import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
+import type {
+  Annotations,
+  CallToolResult,
+  GetPromptResult,
+  Icon,
+  ReadResourceResult,
+} from '../protocol/modern/results.ts'
 import type { JsonSchema, SchemaInput } from '../schema/validator.ts'
 import type { RequestContext } from './context.ts'
 
+/** Who may reuse a cached result: `public`, any client; `private`, only the caller it was sent to. */
 export type CacheScope = 'public' | 'private'
+/** How long a cacheable result may be reused (`ttlMs`; 0: not at all) and by whom (`cacheScope`). */
 export interface CacheHint {
   ttlMs: number
   cacheScope: CacheScope
 }
 
-export interface Annotations {
-  audience?: Array<'user' | 'assistant'>
-  priority?: number
-  lastModified?: string
-}
-
-export type ContentBlock =
-  | { type: 'text'; text: string; annotations?: Annotations; _meta?: JsonObject }
-  | { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
-  | { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: JsonObject }
-  | { type: 'resource'; resource: ResourceContents; annotations?: Annotations; _meta?: JsonObject }
-  | {
-      type: 'resource_link'
-      uri: string
-      name: string
-      title?: string
-      description?: string
-      mimeType?: string
-      annotations?: Annotations
-      _meta?: JsonObject
-    }
-
-export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
-  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject }
-
-export interface CallToolResult {
-  content: ContentBlock[]
-  structuredContent?: unknown
-  isError?: boolean
-  _meta?: JsonObject
-}
-
-export interface ReadResourceResult {
-  contents: ResourceContents[]
-  _meta?: JsonObject
-}
-
-export interface PromptMessage {
-  role: 'user' | 'assistant'
-  content: ContentBlock
-}
-
-export interface GetPromptResult {
-  description?: string
-  messages: PromptMessage[]
-  _meta?: JsonObject
-}
-
+/**
+ * Hints for the client about how a tool behaves (read-only, destructive, idempotent, reaching an
+ * open world) and a title to show. Hints only: Tessera sends them as they are and enforces none.
+ */
 export interface ToolAnnotations {
   title?: string
   readOnlyHint?: boolean
@@ -73,6 +37,7 @@ export interface ToolAnnotations {
   openWorldHint?: boolean
 }
 
+/** A value, or a promise of one: what a handler may return. */
 export type Awaitable<T> = T | Promise<T>
 
 /** The arguments a tool handler receives: the parsed output of a zod `input`, else a plain object. */
@@ -90,11 +55,41 @@ export type ToolResult<O> = [O] extends [undefined]
         | (CallToolResult & { isError: true })
     : CallToolResult
 
+/**
+ * What a tool runs: its arguments (parsed by `input` when that is a zod schema) and the
+ * request's `ctx`; returns text or a result (`ToolResult`), or a promise of one.
+ */
 export type ToolHandler<S = undefined, O = undefined> = (
   args: ToolArguments<S>,
   ctx: RequestContext,
 ) => Awaitable<ToolResult<O>>
 
+/**
+ * What a tool is registered with: its description for the model, its input and output schemas,
+ * and how it may be called (the scopes it needs, single use, as a task, traced).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from '@tessera/core'
+ * import { z } from 'zod'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ * app.tool(
+ *   'restart',
+ *   {
+ *     description: 'Restarts a service',
+ *     input: z.object({ service: z.string() }),
+ *     output: z.object({ restarted: z.boolean() }),
+ *     annotations: { destructiveHint: false, idempotentHint: true },
+ *     scopes: ['ops:write'],
+ *   },
+ *   async ({ service }) => ({
+ *     content: [{ type: 'text', text: `${service} restarted.` }],
+ *     structuredContent: { restarted: true },
+ *   }),
+ * )
+ * ```
+ */
 export interface ToolConfig<
   S extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
@@ -129,12 +124,20 @@ export interface ToolConfig<
   _meta?: JsonObject
 }
 
+/** What a traced tool records on its request's span (`ToolConfig.trace`); nothing unless asked. */
 export interface ToolTraceOptions {
+  /** Its argument values, as `gen_ai.tool.call.arguments`. */
   arguments?: boolean
+  /** The result of a call answered in its request, as `gen_ai.tool.call.result`. */
   result?: boolean
 }
 
+/**
+ * How a tool runs as a task, said in full (`ToolConfig.task`): whether tasks are optional or
+ * required, which calls become one, where the task starts, and how long it is kept and polled.
+ */
 export interface ToolTaskOptions<S extends SchemaInput | undefined = SchemaInput | undefined> {
+  /** As `ToolConfig.task`'s short forms: `'optional'` or `'required'`. */
   support: 'optional' | 'required'
   /** With `support: 'optional'` only: decides per call; false runs this call synchronously. */
   when?: (args: ToolArguments<S>) => boolean
@@ -150,13 +153,12 @@ export interface ToolTaskOptions<S extends SchemaInput | undefined = SchemaInput
   pollIntervalMs?: number
 }
 
-export interface Icon {
-  src: string
-  mimeType?: string
-  sizes?: string[]
-}
-
+/**
+ * What a resource is registered with: its name and description for the client, its MIME type and
+ * size, a cache hint of its own, and the scopes a caller needs.
+ */
 export interface ResourceConfig {
+  /** The resource's name in `resources/list`. */
   name: string
   title?: string
   description?: string
@@ -170,6 +172,7 @@ export interface ResourceConfig {
   _meta?: JsonObject
 }
 
+/** Reads a resource: its URI and the request's `ctx` in, its contents out. */
 export type ResourceHandler = (uri: string, ctx: RequestContext) => Awaitable<ReadResourceResult>
 
 /** Returns undefined for a URI the template matches but that names nothing. */
@@ -179,17 +182,26 @@ export type TemplateHandler = (
   ctx: RequestContext,
 ) => Awaitable<ReadResourceResult | undefined>
 
+/**
+ * Completes one prompt argument or template variable (`completion/complete`): given what has been
+ * typed so far (`value`), returns the candidates; the first 100 are sent, with the total.
+ */
 export type Completer = (value: string, context: CompletionContext) => Awaitable<string[]>
+/** What a completer knows besides the value being typed. */
 export interface CompletionContext {
+  /** The other arguments or variables the client has filled in, by name. */
   arguments: Record<string, string>
+  /** The completion request's context: its caller is `ctx.auth`. */
   ctx: RequestContext
 }
 
+/** What a resource template is registered with: a resource's settings, and completion of its variables. */
 export interface TemplateConfig extends ResourceConfig {
   /** Completion of template variables, keyed by variable name. */
   complete?: Record<string, Completer>
 }
 
+/** One argument of a prompt whose arguments are listed rather than given as a zod object. */
 export interface PromptArgument {
   name: string
   title?: string
@@ -210,11 +222,16 @@ export type PromptArguments<A> = A extends z.ZodObject
     ? { [P in A[number] as P['name']]: P['required'] extends true ? string : string | undefined }
     : Record<string, never>
 
+/**
+ * What a prompt is registered with: its description, its arguments (a zod object of strings, or
+ * a list), completion of them, and the scopes a caller needs.
+ */
 export interface PromptConfig<A extends PromptArgumentsInput | undefined = PromptArgumentsInput | undefined> {
   title?: string
   description: string
   /** Prompt arguments arrive as strings: a zod object of string fields, or an explicit list. */
   args?: A
+  /** Completion of arguments, keyed by argument name. */
   complete?: Record<string, Completer>
   icons?: Icon[]
   /** Scopes a caller must hold to use this (all of them); a caller without them gets 403. */
@@ -222,11 +239,19 @@ export interface PromptConfig<A extends PromptArgumentsInput | undefined = Promp
   _meta?: JsonObject
 }
 
+/**
+ * Builds a prompt's messages from its arguments (parsed by the zod object, or one string per
+ * listed argument) and the request's `ctx`.
+ */
 export type PromptHandler<A = undefined> = (
   args: PromptArguments<A>,
   ctx: RequestContext,
 ) => Awaitable<GetPromptResult>
 
+/**
+ * The server's cache hints (`ServerOptions.cache`), one per kind of cacheable result, each falling
+ * back to `default`; without either, a result is not cached (`ttlMs: 0`, `private`).
+ */
 export interface CacheHints {
   /** Applies to every cacheable result unless something more specific is set. */
   default?: CacheHint

@@ -10,7 +10,7 @@ function setup() {
 }
 
 describe('restart_service', () => {
-  it('restarts the service once the person confirms', async () => {
+  it('restartsTheServiceOnceThePersonConfirms', async () => {
     const { client, restarted } = setup()
     const result = await client.callTool(
       'restart_service',
@@ -23,7 +23,7 @@ describe('restart_service', () => {
     expect(restarted).toEqual(['api'])
   })
 
-  it('leaves the service running when the person declines', async () => {
+  it('leavesTheServiceRunningWhenThePersonDeclines', async () => {
     const { client, restarted } = setup()
     const result = await client.callTool(
       'restart_service',
@@ -36,7 +36,7 @@ describe('restart_service', () => {
     expect(restarted).toEqual([])
   })
 
-  it('asks the same question in a 2025-11-25 session', async () => {
+  it('asksTheSameQuestionInA20251125Session', async () => {
     const restarted: string[] = []
     const client = createTestClient(buildServer({ restart: async (s) => void restarted.push(s) }), {
       era: 'handshake',
@@ -68,13 +68,13 @@ describe('a tool that needs a scope', () => {
     )
   }
 
-  it('answers a caller holding the scope', async () => {
+  it('answersACallerHoldingTheScope', async () => {
     const client = createTestClient(withStatusTool(), { auth: { subject: 'ada', scopes: ['ops:read'] } })
     const result = await client.callTool('service_status', { service: 'api' })
     expect(result.content).toEqual([{ type: 'text', text: 'api is running.' }])
   })
 
-  it('refuses a caller without it, naming the scope', async () => {
+  it('refusesACallerWithoutItNamingTheScope', async () => {
     const client = createTestClient(withStatusTool())
     await expect(client.callTool('service_status', { service: 'api' })).rejects.toMatchObject({
       data: { requiredScopes: ['ops:read'] },

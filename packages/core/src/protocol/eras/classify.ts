@@ -1,9 +1,18 @@
 /**
  * @module classify
- * Which era an HTTP request belongs to, decided from the request alone by a table whose first
- * matching row wins. One endpoint serves 2026-07-28 statelessly and 2025-11-25 with sessions; a
- * request that claims 2026-07-28 in its `_meta` is always answered the 2026-07-28 way, so a
- * dual-era client's probe never turns into a handshake session.
+ * Which era an HTTP request belongs to, decided from the request alone. One endpoint serves
+ * 2026-07-28 statelessly and 2025-11-25 with sessions. The rules, in the order `classifyRequest`
+ * applies them (the first that applies decides):
+ *
+ * 1. GET opens, and DELETE ends, a handshake session's stream (405 without the handshake era).
+ * 2. A POST without a JSON-RPC body is 405; a response the client sends belongs to a session.
+ * 3. `initialize` without a 2026-07-28 claim opens a session (unsupported without the era).
+ * 4. A request whose `_meta` claims 2026-07-28 is served that way: a dual-era client's probe
+ *    never turns into a handshake session.
+ * 5. A 2026-07-28 `MCP-Protocol-Version` without the `_meta` claim is a request missing its
+ *    envelope; so is any request without a version header when the handshake era is off.
+ * 6. Otherwise a request naming a session runs in it, a notification without one is accepted,
+ *    and a request without one is refused for want of a session.
  */
 import type { InboundMessage } from '../jsonrpc/message.ts'
 import { hasModernClaim } from '../modern/request-meta.ts'

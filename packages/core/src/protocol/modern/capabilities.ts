@@ -5,6 +5,11 @@
  */
 import type { JsonObject } from '../jsonrpc/message.ts'
 
+/**
+ * What a client says it can do: sent in the `_meta` of every 2026-07-28 request, or once in
+ * `initialize` for a 2025-11-25 session. A server asks the client for input (a form, a sampling,
+ * its roots) only of a kind declared here.
+ */
 export interface ClientCapabilities {
   elicitation?: { form?: JsonObject; url?: JsonObject }
   sampling?: { context?: JsonObject; tools?: JsonObject }
@@ -14,6 +19,10 @@ export interface ClientCapabilities {
   [key: string]: unknown
 }
 
+/**
+ * What a server offers, as it tells the client (`server/discover` in 2026-07-28, `initialize` in
+ * 2025-11-25). Tessera derives it from what is registered: nothing to configure by hand.
+ */
 export interface ServerCapabilities {
   tools?: { listChanged?: boolean }
   resources?: { subscribe?: boolean; listChanged?: boolean }
@@ -72,9 +81,10 @@ const MAX_EXTENSION_NAME = 256
  * What a server keeps of a client's capabilities beyond one request (a task record, a handshake
  * session): the declarations `declares` and `declaresExtension` read, each as an empty object,
  * and `roots.listChanged`; nothing else the client wrote inside them. A client cannot make a
- * stored record heavier by padding its capabilities.
+ * stored record heavier by padding its capabilities. It reads the capabilities as any JSON object,
+ * since they come from the client unchecked.
  */
-export function capabilityDeclarations(caps: ClientCapabilities): ClientCapabilities {
+export function capabilityDeclarations(caps: JsonObject): ClientCapabilities {
   const kept: ClientCapabilities = {}
   const elicitation = caps.elicitation
   if (isObject(elicitation)) {

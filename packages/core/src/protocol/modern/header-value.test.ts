@@ -5,7 +5,7 @@ import { decodeHeaderValue, encodeHeaderValue } from './header-value.ts'
 const ok = (value: string) => ({ ok: true, value })
 
 describe('decodeHeaderValue', () => {
-  it('decodes the examples of SEP-2243', () => {
+  it('decodesTheExamplesOfSep2243', () => {
     expect(decodeHeaderValue('us-west1')).toEqual(ok('us-west1'))
     expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toEqual(ok('Hello, 世界'))
     expect(decodeHeaderValue('=?base64?IHBhZGRlZCA=?=')).toEqual(ok(' padded '))
@@ -15,21 +15,21 @@ describe('decodeHeaderValue', () => {
     expect(decodeHeaderValue('')).toEqual(ok(''))
   })
 
-  it('refuses bad padding', () => {
+  it('refusesBadPadding', () => {
     // "Tokyo" is VG9reW8= — the same symbols without their padding.
     expect(decodeHeaderValue('=?base64?VG9reW8?=')).toMatchObject({ ok: false })
     expect(decodeHeaderValue('=?base64?VG9reW8==?=')).toMatchObject({ ok: false })
     expect(decodeHeaderValue('=?base64?VG9r=W8=?=')).toMatchObject({ ok: false })
   })
 
-  it('refuses characters outside the standard alphabet', () => {
+  it('refusesCharactersOutsideTheStandardAlphabet', () => {
     expect(decodeHeaderValue('=?base64?VG9r#W8=?=')).toMatchObject({ ok: false })
     // URL-safe symbols are a different alphabet.
     expect(decodeHeaderValue('=?base64?-_-_?=')).toMatchObject({ ok: false })
     expect(decodeHeaderValue('=?base64?VG9r eW8=?=')).toMatchObject({ ok: false })
   })
 
-  it('refuses spare low bits in the last symbol (a second spelling of one value)', () => {
+  it('refusesSpareLowBitsInTheLastSymbolASecondSpellingOfOneValue', () => {
     expect(decodeHeaderValue('=?base64?VG9reW8=?=')).toEqual(ok('Tokyo'))
     expect(decodeHeaderValue('=?base64?VG9reW9=?=')).toMatchObject({
       ok: false,
@@ -39,7 +39,7 @@ describe('decodeHeaderValue', () => {
     expect(decodeHeaderValue('=?base64?QR==?=')).toMatchObject({ ok: false })
   })
 
-  it('refuses bytes that are not UTF-8', () => {
+  it('refusesBytesThatAreNotUtf8', () => {
     expect(decodeHeaderValue('=?base64?/w==?=')).toMatchObject({
       ok: false,
       reason: 'does not decode to UTF-8',
@@ -48,11 +48,11 @@ describe('decodeHeaderValue', () => {
     expect(decodeHeaderValue('=?base64?7aCA?=')).toMatchObject({ ok: false })
   })
 
-  it('keeps a leading byte-order mark', () => {
+  it('keepsALeadingByteOrderMark', () => {
     expect(decodeHeaderValue('=?base64?77u/cQ==?=')).toEqual(ok('\uFEFFq'))
   })
 
-  it('treats values that only look like a sentinel as literals', () => {
+  it('treatsValuesThatOnlyLookLikeASentinelAsLiterals', () => {
     for (const raw of [
       '=?base64?VG9reW8=',
       'VG9reW8=?=',
@@ -64,11 +64,11 @@ describe('decodeHeaderValue', () => {
     }
   })
 
-  it('decodes an empty sentinel to the empty string', () => {
+  it('decodesAnEmptySentinelToTheEmptyString', () => {
     expect(decodeHeaderValue('=?base64??=')).toEqual(ok(''))
   })
 
-  it('refuses raw characters outside visible ASCII, space and tab', () => {
+  it('refusesRawCharactersOutsideVisibleAsciiSpaceAndTab', () => {
     for (const raw of ['caf\u00e9', 'a\u0000b', 'a\x7Fb', 'a\nb', '\u4e16']) {
       expect(decodeHeaderValue(raw)).toMatchObject({ ok: false })
     }
@@ -77,13 +77,13 @@ describe('decodeHeaderValue', () => {
 })
 
 describe('encodeHeaderValue', () => {
-  it('leaves plain visible ASCII alone', () => {
+  it('leavesPlainVisibleAsciiAlone', () => {
     expect(encodeHeaderValue('eu-central-2')).toBe('eu-central-2')
     expect(encodeHeaderValue('a b')).toBe('a b')
     expect(encodeHeaderValue('')).toBe('')
   })
 
-  it('encodes what clients must encode', () => {
+  it('encodesWhatClientsMustEncode', () => {
     for (const value of [
       ' lead',
       'trail ',
@@ -98,7 +98,7 @@ describe('encodeHeaderValue', () => {
     }
   })
 
-  it('round-trips every well-formed string through the decoder', () => {
+  it('roundTripsEveryWellFormedStringThroughTheDecoder', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (value) => {
         expect(decodeHeaderValue(encodeHeaderValue(value))).toEqual(ok(value))

@@ -5,6 +5,7 @@
  * check and by `Mcp-Param-*` mirroring, so both decode exactly alike.
  */
 
+/** A header value decoded to its text, or why it cannot be (never thrown: the value is the peer's). */
 export type DecodedHeaderValue = { ok: true; value: string } | { ok: false; reason: string }
 
 const SENTINEL_PREFIX = '=?base64?'

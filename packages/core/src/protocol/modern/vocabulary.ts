@@ -4,10 +4,17 @@
  * strings with a slash in them; keeping them in one place stops typos from becoming silent misses.
  */
 
+/** The stateless revision: each of its requests claims it in `_meta` (and over HTTP in a header). */
 export const MODERN_VERSION = '2026-07-28'
 export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION]
+/** The revisions a client may open a session with through `initialize`, newest first. */
 export const HANDSHAKE_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']
 
+/**
+ * The `_meta` keys of the 2026-07-28 envelope, by what they carry: a request sends its version,
+ * capabilities, client and log level under them, a result its server, and the messages of a
+ * `subscriptions/listen` stream the subscription they belong to.
+ */
 export const MetaKey = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -17,9 +24,16 @@ export const MetaKey = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const
 
+/**
+ * The `_meta` key under which the handshake era's elicitation requests name the question they ask
+ * (the key a handler gave `ctx.ask`), so a client can answer by key.
+ */
+export const INPUT_KEY_META = 'dev.tessera/inputKey'
+
 /** The tasks extension: a client lists it in a request's capabilities, a server in discover's. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
 
+/** The levels of a log message, least severe first: a client's level keeps it and those after it. */
 export const LOGGING_LEVELS = [
   'debug',
   'info',
@@ -30,6 +44,7 @@ export const LOGGING_LEVELS = [
   'alert',
   'emergency',
 ] as const
+/** One level of `LOGGING_LEVELS`. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number]
 
 const severity: Readonly<Record<string, number>> = Object.fromEntries(LOGGING_LEVELS.map((l, i) => [l, i]))

@@ -31,7 +31,7 @@ const connectionRefused = (): Promise<never> =>
   Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
 
 describe('createSingleUseGuard', () => {
-  it('runs the work once and tells a duplicate the recorded outcome', async () => {
+  it('runsTheWorkOnceAndTellsADuplicateTheRecordedOutcome', async () => {
     const store = memoryReplayStore()
     const guard = createSingleUseGuard({ store })
     const work = vi.fn(async () => '2026.10.1')
@@ -52,7 +52,7 @@ describe('createSingleUseGuard', () => {
     })
   })
 
-  it('answers a duplicate during the work immediately with in_progress', async () => {
+  it('answersADuplicateDuringTheWorkImmediatelyWithInProgress', async () => {
     const events: SingleUseEvent[] = []
     const guard = createSingleUseGuard({ store: memoryReplayStore(), onEvent: (e) => events.push(e) })
     const gate = deferred()
@@ -78,7 +78,7 @@ describe('createSingleUseGuard', () => {
     expect(events).toEqual([{ type: 'in_progress', key: 'k', detail: 'rollback' }])
   })
 
-  it('holds the nonce for the whole operation, past several lease lengths', async () => {
+  it('holdsTheNonceForTheWholeOperationPastSeveralLeaseLengths', async () => {
     const store = memoryReplayStore()
     const guard = createSingleUseGuard({ store, leaseMs: 150, renewEveryMs: 40 })
     const seen: string[] = []
@@ -97,7 +97,7 @@ describe('createSingleUseGuard', () => {
     expect(seen).toEqual(['in_progress', 'in_progress', 'in_progress', 'in_progress'])
   })
 
-  it('releases the key when the work throws, so an honest retry runs', async () => {
+  it('releasesTheKeyWhenTheWorkThrowsSoAnHonestRetryRuns', async () => {
     const store = memoryReplayStore()
     const guard = createSingleUseGuard({ store })
     const failure = new Error('deploy API timed out')
@@ -107,7 +107,7 @@ describe('createSingleUseGuard', () => {
     expect(retry).toMatchObject({ status: 'executed', value: 'ok' })
   })
 
-  it('does not run the work when the store is unreachable', async () => {
+  it('doesNotRunTheWorkWhenTheStoreIsUnreachable', async () => {
     const events: SingleUseEvent[] = []
     const store = withOverrides({ claim: connectionRefused })
     const guard = createSingleUseGuard({ store, onEvent: (e) => events.push(e) })
@@ -119,7 +119,7 @@ describe('createSingleUseGuard', () => {
     expect(events.map((e) => e.type)).toEqual(['store_error'])
   })
 
-  it('does not run the work when the store does not answer in time', async () => {
+  it('doesNotRunTheWorkWhenTheStoreDoesNotAnswerInTime', async () => {
     const store = withOverrides({ claim: () => new Promise(() => {}) })
     const guard = createSingleUseGuard({ store, storeTimeoutMs: 50 })
     const work = vi.fn(async () => 'ran')
@@ -129,7 +129,7 @@ describe('createSingleUseGuard', () => {
     expect(work).not.toHaveBeenCalled()
   })
 
-  it('treats a store that throws synchronously as unavailable', async () => {
+  it('treatsAStoreThatThrowsSynchronouslyAsUnavailable', async () => {
     const store = withOverrides({
       claim: () => {
         throw new Error('client is closed')
@@ -142,7 +142,7 @@ describe('createSingleUseGuard', () => {
     expect(work).not.toHaveBeenCalled()
   })
 
-  it('reports, loudly, an outcome the store would not take', async () => {
+  it('reportsLoudlyAnOutcomeTheStoreWouldNotTake', async () => {
     const events: SingleUseEvent[] = []
     const base = memoryReplayStore()
     const store: ReplayStore = { ...base, complete: connectionRefused }
@@ -155,7 +155,7 @@ describe('createSingleUseGuard', () => {
     expect(await base.inspect('k')).toEqual({ status: 'in_progress', what: 'x' })
   })
 
-  it('does not report success when a renewal is refused mid-work', async () => {
+  it('doesNotReportSuccessWhenARenewalIsRefusedMidWork', async () => {
     const events: SingleUseEvent[] = []
     const store = withOverrides({ renew: async () => false })
     const guard = createSingleUseGuard({
@@ -184,7 +184,7 @@ describe('createSingleUseGuard', () => {
     expect(events.filter((e) => e.type === 'lease_lost')).toHaveLength(1)
   })
 
-  it('gives the lease up when no renewal succeeds before it runs out', async () => {
+  it('givesTheLeaseUpWhenNoRenewalSucceedsBeforeItRunsOut', async () => {
     const events: SingleUseEvent[] = []
     const store = withOverrides({ renew: connectionRefused })
     const guard = createSingleUseGuard({
@@ -210,7 +210,7 @@ describe('createSingleUseGuard', () => {
     expect(events.filter((e) => e.type === 'lease_lost')).toHaveLength(1)
   })
 
-  it('lets a stale executor neither overwrite nor report success', async () => {
+  it('letsAStaleExecutorNeitherOverwriteNorReportSuccess', async () => {
     const base = memoryReplayStore()
     // Renewals that silently do nothing model a paused process: the lease runs out in the store.
     const pausedRenewals: ReplayStore = { ...base, renew: async () => true }
@@ -245,7 +245,7 @@ describe('createSingleUseGuard', () => {
     expect(await base.inspect('k')).toEqual({ status: 'done', what: 'rollback', outcome: 'fast' })
   })
 
-  it('retries a complete that failed transiently', async () => {
+  it('retriesACompleteThatFailedTransiently', async () => {
     const base = memoryReplayStore()
     let failures = 1
     const store: ReplayStore = {
@@ -258,7 +258,7 @@ describe('createSingleUseGuard', () => {
     expect(await base.inspect('k')).toEqual({ status: 'done', what: 'x', outcome: '1' })
   })
 
-  it('records something even when describe throws, so the work is not run again', async () => {
+  it('recordsSomethingEvenWhenDescribeThrowsSoTheWorkIsNotRunAgain', async () => {
     const store = memoryReplayStore()
     const guard = createSingleUseGuard({ store })
     const bad = new Error('describe failed')
@@ -276,7 +276,7 @@ describe('createSingleUseGuard', () => {
     expect(await guard.run('k', 'x', TTL, async () => 2, String)).toMatchObject({ status: 'duplicate' })
   })
 
-  it('survives a listener that throws', async () => {
+  it('survivesAListenerThatThrows', async () => {
     const guard = createSingleUseGuard({
       store: memoryReplayStore(),
       onEvent: () => {
@@ -287,7 +287,7 @@ describe('createSingleUseGuard', () => {
     expect(await guard.run('k', 'x', TTL, async () => 2, String)).toMatchObject({ status: 'duplicate' })
   })
 
-  it('rejects bad options and arguments before touching the store', async () => {
+  it('rejectsBadOptionsAndArgumentsBeforeTouchingTheStore', async () => {
     expect(() =>
       createSingleUseGuard({ store: memoryReplayStore(), leaseMs: 100, renewEveryMs: 100 }),
     ).toThrow(RangeError)
@@ -296,7 +296,7 @@ describe('createSingleUseGuard', () => {
     await expect(guard.run('k', 'x', 0, async () => 1, String)).rejects.toThrow(RangeError)
   })
 
-  it('does not keep the process alive while work is pending', async () => {
+  it('doesNotKeepTheProcessAliveWhileWorkIsPending', async () => {
     const guardModule = new URL('./guard.ts', import.meta.url).href
     const storeModule = new URL('./memory-replay-store.ts', import.meta.url).href
     const script = `

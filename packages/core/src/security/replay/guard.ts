@@ -12,15 +12,21 @@ import { type Lease as KeptLease, keepLease } from './lease.ts'
 import type { ClaimConditions, ClaimResult, ReplayStore } from './replay-store.ts'
 import { claimDeadline, SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
 
+/** What the guard reports besides a first run: a refused replay, a lost lease, a failing store. */
 export type SingleUseEventType = 'duplicate' | 'in_progress' | 'lease_lost' | 'store_error' | 'stale'
 
+/** One report of the guard, for logs and metrics: what happened, to which key, and why. */
 export interface SingleUseEvent {
   type: SingleUseEventType
+  /** The nonce the run was claimed under. */
   key: string
+  /** The recorded outcome or action of a duplicate, or what failed. */
   detail?: string
 }
 
+/** Options of `createSingleUseGuard`. */
 export interface SingleUseGuardOptions {
+  /** Where the records are kept: one store shared by every instance that may receive a retry. */
   store: ReplayStore
   /** How long a claim holds without renewal; a dead worker's key frees up after this. Default 15000. */
   leaseMs?: number
@@ -28,6 +34,7 @@ export interface SingleUseGuardOptions {
   renewEveryMs?: number
   /** Bound on every store call. Default min(5000, leaseMs / 3). */
   storeTimeoutMs?: number
+  /** Told of every event but a plain first run. */
   onEvent?: (event: SingleUseEvent) => void
   /** Told of every store call: which, how long it took (ms), whether it succeeded. For metrics. */
   onStoreCall?: (operation: string, ms: number, ok: boolean) => void
@@ -53,6 +60,11 @@ export type GuardOutcome<T> =
   | { status: 'in_progress'; what: string }
   | { status: 'stale' }
 
+/**
+ * Runs an action at most once per key, over a `ReplayStore`: what makes a `singleUse` tool's
+ * answer run once. Exported so a store can be tried under the guard that will drive it (races,
+ * faults) and an action outside a server can be guarded the same way.
+ */
 export interface SingleUseGuard {
   /**
    * key: a nonce from a sealed requestState (never the token text). what: a short
@@ -125,6 +137,10 @@ interface Lease extends KeptLease {
   signal: AbortSignal
 }
 
+/**
+ * Creates a single-use guard over `options.store`. A server builds its own from `stores.replay`;
+ * call this only to run the guard outside a server.
+ */
 export function createSingleUseGuard(options: SingleUseGuardOptions): SingleUseGuard {
   assertKnownOptions(options, GUARD_OPTION_NAMES, 'createSingleUseGuard', { required: true })
   const settings = resolveSettings(options)

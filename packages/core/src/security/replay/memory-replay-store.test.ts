@@ -13,7 +13,7 @@ const sharedView: ReplayStore = { ...shared, close: async () => {} }
 describeReplayStore('memory', () => sharedView)
 
 describe('memoryReplayStore', () => {
-  it('moves with an injected clock, without waiting', async () => {
+  it('movesWithAnInjectedClockWithoutWaiting', async () => {
     let now = 1_000
     const store = memoryReplayStore({ now: () => now })
     const claim = await store.claim('k', 'x', 100, 1_000)
@@ -25,7 +25,7 @@ describe('memoryReplayStore', () => {
     expect(await store.inspect('k')).toBeUndefined()
   })
 
-  it('sweeps expired records so the map stays bounded by live keys', async () => {
+  it('sweepsExpiredRecordsSoTheMapStaysBoundedByLiveKeys', async () => {
     let now = 0
     const store = memoryReplayStore({ now: () => now, sweepEvery: 10 })
     for (let i = 0; i < 9; i++) await store.claim(`old-${i}`, 'x', 10, 10)
@@ -36,7 +36,7 @@ describe('memoryReplayStore', () => {
     expect(await store.inspect('old-0')).toBeUndefined()
   })
 
-  it('rejects bad arguments', async () => {
+  it('rejectsBadArguments', async () => {
     const store = memoryReplayStore()
     await expect(store.claim('', 'x', 10, 10)).rejects.toThrow(TypeError)
     await expect(store.claim('k', 'x', 0, 10)).rejects.toThrow(RangeError)

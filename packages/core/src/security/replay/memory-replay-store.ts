@@ -8,6 +8,7 @@ import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { ClaimResult, ReplayRecordView, ReplayStore } from './replay-store.ts'
 import { assertClaimArguments, newEpoch, newFence, pastDeadline } from './replay-store.ts'
 
+/** Options of `memoryReplayStore`. */
 export interface MemoryReplayStoreOptions {
   /** Clock in epoch milliseconds; injectable so tests can move time without waiting. */
   now?: () => number
@@ -29,6 +30,11 @@ interface MemoryRecord {
   outcome?: string
 }
 
+/**
+ * A `ReplayStore` in this process's memory: the default of a server without `stores.replay`, and
+ * right for one process only (stdio, tests), since a retry that reaches another process or comes
+ * after a restart finds no record.
+ */
 export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): ReplayStore {
   assertKnownOptions(options, MEMORY_REPLAY_OPTION_NAMES, 'memoryReplayStore')
   const now = options.now ?? Date.now

@@ -44,6 +44,11 @@ export interface ReplayRecordView {
   outcome?: string
 }
 
+/**
+ * The port of single-use records: where the guard claims a key before a single-use action runs,
+ * keeps its lease, and records its outcome, so a replay on any instance is answered from the
+ * record instead of running the action twice. Every store package implements it.
+ */
 export interface ReplayStore {
   /**
    * Atomically: if no record, or a record whose lease expired while in progress, claim it
@@ -73,6 +78,7 @@ export interface ReplayStore {
   release(key: string, fence: string): Promise<void>
   /** Read-only, for diagnostics and tests. */
   inspect(key: string): Promise<ReplayRecordView | undefined>
+  /** Releases what the store holds (a connection, a timer); the server calls it when it closes. */
   close(): Promise<void>
 }
 

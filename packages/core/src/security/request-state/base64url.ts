@@ -19,7 +19,13 @@ export function encodeBase64url(bytes: Uint8Array): string {
  * Decodes `text.slice(start, end)` as canonical unpadded base64url, or returns undefined.
  * Equivalent to decode, re-encode and compare, without building the second string: the only
  * non-canonical spellings in this alphabet are a length of 4n+1 and non-zero spare bits.
- * @example decodeBase64url('AQI') // <Buffer 01 02>; decodeBase64url('AQJ') // undefined
+ * @example
+ * ```ts
+ * import { decodeBase64url } from './base64url.ts'
+ *
+ * decodeBase64url('AQI') // <Buffer 01 02>
+ * decodeBase64url('AQJ') // undefined: a spare bit is set
+ * ```
  */
 export function decodeBase64url(text: string, start = 0, end = text.length): Buffer | undefined {
   const length = end - start

@@ -22,6 +22,7 @@ export interface AuthInfo {
   token?: string
 }
 
+/** What a binder is given to bind a state to: the server's identity and the call, with its caller. */
 export interface BindingInput {
   /** Server identity: shared by replicas of one server, distinct between servers sharing keys. */
   audience: string
@@ -30,9 +31,18 @@ export interface BindingInput {
   auth: AuthInfo | undefined
 }
 
+/**
+ * The binding string a state is minted and opened under, or the refusal of a caller that has no
+ * stable identity (it must not share a binding with anyone else).
+ */
 export type BindingResult = { ok: true; binding: string } | { ok: false; reason: 'no-stable-principal' }
+/**
+ * Decides which calls a requestState opens for: two calls with the same binding can use each
+ * other's state. Given as `requestState.binder`; `originatingRequestBinder()` is the default.
+ */
 export type Binder = (input: BindingInput) => BindingResult
 
+/** Options of `originatingRequestBinder`. */
 export interface OriginatingRequestBinderOptions {
   /** Stable identity of an authenticated caller; undefined (or '') fails closed. */
   principal?: (auth: AuthInfo) => string | undefined
@@ -56,10 +66,23 @@ const NAMED_TARGET: Readonly<Record<string, true>> = { 'tools/call': true, 'prom
  * 'no-stable-principal': two users must never collapse onto one value.
  * Absent `arguments` bind like `{}`: both mean "no arguments" to a handler, and some clients omit
  * the field. Throws RangeError for arguments nested deeper than canonicalJson allows.
+ *
  * @example
- * const bind = originatingRequestBinder()
- * const r = bind({ audience: 'https://ops.example/mcp', method: 'tools/call', params, auth })
- * if (r.ok) codec.mint(state, r.binding)
+ * ```ts
+ * import { createServer } from '@tessera/core'
+ * import { originatingRequestBinder } from '@tessera/core/request-state'
+ *
+ * createServer({
+ *   name: 'ops',
+ *   version: '1.0.0',
+ *   requestState: {
+ *     keys: [{ id: '2026-08', secret: process.env.STATE_KEY_2026_08! }],
+ *     binder: originatingRequestBinder({
+ *       principal: (auth) => auth.claims?.['tenant_user'] as string | undefined,
+ *     }),
+ *   },
+ * })
+ * ```
  */
 export function originatingRequestBinder(options: OriginatingRequestBinderOptions = {}): Binder {
   assertKnownOptions(options, BINDER_OPTION_NAMES, 'originatingRequestBinder')
@@ -92,7 +115,12 @@ export const unboundBinder: Binder = (input) => bound([DOMAIN, 'unbound', input.
 
 /**
  * SHA-256 (base64url) of the RFC 8785 canonical form of a JSON value.
- * @example digestArguments({ b: 1, a: 2 }) === digestArguments({ a: 2, b: 1 }) // true
+ * @example
+ * ```ts
+ * import { digestArguments } from './binding.ts'
+ *
+ * digestArguments({ b: 1, a: 2 }) === digestArguments({ a: 2, b: 1 }) // true
+ * ```
  */
 export function digestArguments(value: unknown): string {
   return sha256Base64url(canonicalJson(value))

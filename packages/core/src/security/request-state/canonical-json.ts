@@ -14,7 +14,12 @@ export const MAX_CANONICAL_DEPTH = 64
  * formatting, no whitespace. Throws TypeError on values JSON cannot carry (undefined at the top
  * or in an array, functions, symbols, BigInt, non-finite numbers, class instances) and RangeError
  * past {@link MAX_CANONICAL_DEPTH}. Undefined object members are skipped, as JSON.stringify does.
- * @example canonicalJson({ b: [1.0, -0], a: 'x' }) // '{"a":"x","b":[1,0]}'
+ * @example
+ * ```ts
+ * import { canonicalJson } from './canonical-json.ts'
+ *
+ * canonicalJson({ b: [1.0, -0], a: 'x' }) // '{"a":"x","b":[1,0]}'
+ * ```
  */
 export function canonicalJson(value: unknown): string {
   return write(value, 0)

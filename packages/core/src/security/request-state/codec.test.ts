@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { unchecked } from '../../../../../test/helpers/unchecked.ts'
 import { decodeBase64url, encodeBase64url } from './base64url.ts'
 import { createRequestStateCodec, type RequestStateCodecOptions, type StateMode } from './codec.ts'
 import type { StateKey } from './key-ring.ts'
@@ -230,7 +231,7 @@ describe.each(MODES)('requestState codec (%s)', (mode) => {
       expect(codec.open(token, BINDING), token.slice(0, 40)).toEqual({ ok: false, reason: 'malformed' })
     }
     for (const token of [undefined, null, 42, {}, ['tss1.key-a.AAAA']]) {
-      expect(codec.open(token as unknown as string, BINDING)).toEqual({ ok: false, reason: 'malformed' })
+      expect(codec.open(unchecked(token), BINDING)).toEqual({ ok: false, reason: 'malformed' })
     }
   })
 
@@ -264,8 +265,8 @@ describe.each(MODES)('requestState codec (%s)', (mode) => {
     expect(() => codec.mint(undefined, BINDING)).toThrow(TypeError)
     expect(() => codec.mint(() => 1, BINDING)).toThrow(TypeError)
     expect(() => codec.mint(1n, BINDING)).toThrow(TypeError)
-    expect(() => codec.mint(1, undefined as unknown as string)).toThrow(TypeError)
-    expect(() => codec.open('x', undefined as unknown as string)).toThrow(TypeError)
+    expect(() => codec.mint(1, unchecked(undefined))).toThrow(TypeError)
+    expect(() => codec.open('x', unchecked(undefined))).toThrow(TypeError)
   })
 })
 
@@ -336,8 +337,6 @@ describe('createRequestStateCodec options', () => {
 
   it('rejectsAnUnknownModeOrClock', () => {
     expect(() => createRequestStateCodec({ keys: [keyA], mode: 'plain' as StateMode })).toThrow(RangeError)
-    expect(() => createRequestStateCodec({ keys: [keyA], clock: 5 as unknown as () => number })).toThrow(
-      TypeError,
-    )
+    expect(() => createRequestStateCodec({ keys: [keyA], clock: unchecked(5) })).toThrow(TypeError)
   })
 })

@@ -19,6 +19,10 @@ import { pooledRandomBytes } from '../random.ts'
 import { decodeBase64url, encodeBase64url } from './base64url.ts'
 import { createKeyRing, type DerivedKey, isValidKeyId, type StateKey } from './key-ring.ts'
 
+/**
+ * How a requestState is protected: `sealed` encrypts it, so the client cannot read what a handler
+ * kept; `signed` only authenticates it, leaving it readable (and shorter).
+ */
 export type StateMode = 'sealed' | 'signed'
 
 export interface RequestStateCodecOptions {
@@ -90,9 +94,15 @@ function refusal<R extends StateRefusal>(reason: R): { ok: false; reason: R } {
 /**
  * Creates a codec over a key ring. Throws TypeError/RangeError on bad options, never later on a token.
  * @example
- * const codec = createRequestStateCodec({ keys: [{ id: 'k1', secret }] })
+ * ```ts
+ * import { createRequestStateCodec } from './codec.ts'
+ * import { generateStateKey } from './key-ring.ts'
+ *
+ * const codec = createRequestStateCodec({ keys: [generateStateKey('k1')] })
+ * const binding = 'the call this state belongs to'
  * const token = codec.mint({ step: 2 }, binding)
  * const opened = codec.open<{ step: number }>(token, binding) // { ok: true, payload: { step: 2 }, … }
+ * ```
  */
 export function createRequestStateCodec(options: RequestStateCodecOptions): RequestStateCodec {
   const ring = createKeyRing(options.keys)

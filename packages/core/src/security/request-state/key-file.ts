@@ -25,6 +25,7 @@ import { isValidKeyId, MIN_SECRET_BYTES, type StateKey } from './key-ring.ts'
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
+/** A key file as `readStateKeyFile` reads it: the ring to pass as `requestState.keys`, and a warning. */
 export interface StateKeyFile {
   /** The ring, first key first: the first seals new states, every key opens them. */
   keys: StateKey[]

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createKeyRing, generateStateKey, isValidKeyId, type StateKey } from './key-ring.ts'
+import { unchecked } from '../../../../../test/helpers/unchecked.ts'
+import { createKeyRing, generateStateKey, isValidKeyId } from './key-ring.ts'
 
 const secret = 's'.repeat(32)
 
@@ -37,7 +38,7 @@ describe('createKeyRing', () => {
 
   it('rejectsAnEmptyRing', () => {
     expect(() => createKeyRing([])).toThrow(RangeError)
-    expect(() => createKeyRing(undefined as unknown as StateKey[])).toThrow(TypeError)
+    expect(() => createKeyRing(unchecked(undefined))).toThrow(TypeError)
   })
 
   it('rejectsADuplicateId', () => {
@@ -53,8 +54,8 @@ describe('createKeyRing', () => {
     for (const id of ['', 'a.b', 'a b', 'é', 'k'.repeat(33), 'a/b']) {
       expect(() => createKeyRing([{ id, secret }]), id).toThrow(RangeError)
     }
-    expect(() => createKeyRing([{ id: 5 as unknown as string, secret }])).toThrow(TypeError)
-    expect(() => createKeyRing([{ id: 'k', secret: 5 as unknown as string }])).toThrow(TypeError)
+    expect(() => createKeyRing([{ id: unchecked(5), secret }])).toThrow(TypeError)
+    expect(() => createKeyRing([{ id: 'k', secret: unchecked(5) }])).toThrow(TypeError)
     expect(isValidKeyId('k'.repeat(32))).toBe(true)
     expect(isValidKeyId('2026-08_a')).toBe(true)
   })
@@ -64,17 +65,15 @@ describe('createKeyRing', () => {
     expect(() => createKeyRing([fromEnv])).toThrow(
       'requestState key "k1": secret is undefined; it must be a string or a Uint8Array (is the variable that should hold it set?)',
     )
-    expect(() => createKeyRing([undefined as unknown as StateKey])).toThrow(
+    expect(() => createKeyRing([unchecked(undefined)])).toThrow(
       'requestState keys[0] is undefined; each key is { id, secret }',
     )
   })
 
   it('neverPrintsASecretOfTheWrongType', () => {
     const secret = 1234567890123
-    expect(() => createKeyRing([{ id: 'k', secret: secret as unknown as string }])).toThrow(
-      /secret is of type number/,
-    )
-    expect(() => createKeyRing([{ id: 'k', secret: secret as unknown as string }])).not.toThrow(/1234/)
+    expect(() => createKeyRing([{ id: 'k', secret: unchecked(secret) }])).toThrow(/secret is of type number/)
+    expect(() => createKeyRing([{ id: 'k', secret: unchecked(secret) }])).not.toThrow(/1234/)
   })
 })
 

@@ -49,7 +49,13 @@ export function isValidKeyId(id: string): boolean {
 /**
  * Validates the keys and derives their working keys once. Throws TypeError for wrong types and
  * RangeError for an empty ring, a malformed or duplicate id, or a secret under 32 bytes.
- * @example const ring = createKeyRing([{ id: '2026-08', secret: process.env.STATE_KEY! }])
+ * @example
+ * ```ts
+ * import { createKeyRing } from './key-ring.ts'
+ *
+ * const ring = createKeyRing([{ id: '2026-08', secret: process.env.STATE_KEY! }])
+ * ring.primary.id // '2026-08': the first key seals, every key opens
+ * ```
  */
 export function createKeyRing(keys: readonly StateKey[]): KeyRing {
   if (!Array.isArray(keys)) throw new TypeError('requestState keys must be an array')
@@ -68,7 +74,14 @@ export function createKeyRing(keys: readonly StateKey[]): KeyRing {
 /**
  * A fresh random key, for the ephemeral default when no key is configured. States minted under it
  * die with the process and are not shared by replicas, so production should configure keys.
- * @example createRequestStateCodec({ keys: [generateStateKey()] })
+ * @example
+ * ```ts
+ * import { createServer } from '@tessera/core'
+ * import { generateStateKey } from '@tessera/core/request-state'
+ *
+ * // A test's server: its states open in this process only.
+ * const app = createServer({ name: 'ops', version: '1.0.0', requestState: { keys: [generateStateKey('test')] } })
+ * ```
  */
 export function generateStateKey(id?: string): StateKey {
   const keyId = id ?? `ephemeral-${randomBytes(9).toString('base64url')}`

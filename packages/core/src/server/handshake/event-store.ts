@@ -1,19 +1,27 @@
 /**
  * @module event-store
- * The message log behind resumable SSE streams of the handshake era, its one event-id rule, and
- * the in-memory store. Every event id names its stream (and the stream names its session), so
+ * The message log behind resumable SSE streams of the handshake era (`EventStore`) and the
+ * in-memory store; every store names its events by the one rule of `protocol/handshake/event-id.ts`. Every event id names its stream (and the stream names its session), so
  * `Last-Event-ID` replays only the stream that broke, only for the session that owns it. A resumer keeps receiving new events until the
  * stream finishes, so work that goes on after a disconnect is not lost.
  */
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
+import { assertStreamId, formatEventId, parseEventId } from '../../protocol/handshake/event-id.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 
+/** One event of a stream, as `EventStore.replay` delivers it. */
 export interface StoredEvent {
+  /** The event id (`formatEventId`): what a client that reconnects sends as `Last-Event-ID`. */
   id: string
   /** The JSON-RPC message, or undefined for the empty priming event. */
   message: JsonObject | undefined
 }
 
+/**
+ * The port behind the resumable SSE streams of the handshake era (the `events` of `Stores`): the
+ * messages of each stream, kept so a client that reconnects with `Last-Event-ID` receives what it
+ * missed, and what follows, from any instance.
+ */
 export interface EventStore {
   /** Appends a message (undefined = priming event) and returns its id, unique across streams. */
   append(streamId: string, message: JsonObject | undefined): Promise<string>
@@ -28,44 +36,11 @@ export interface EventStore {
     onEvent: (event: StoredEvent) => void,
     signal: AbortSignal,
   ): Promise<string | undefined>
+  /** Releases what the store holds; the server calls it once, from `close()`. */
   close(): Promise<void>
 }
 
-/** The longest stream id an event id can carry. */
-export const MAX_STREAM_ID_LENGTH = 256
-
-/**
- * The one event-id rule every event store follows: `<streamId>/<seq>`, where the stream id is
- * 1 to 256 characters without `/` and the sequence is a positive decimal integer without leading
- * zeros (at most `Number.MAX_SAFE_INTEGER`). Anything else names no event.
- */
-export function parseEventId(eventId: unknown): { streamId: string; seq: number } | undefined {
-  if (typeof eventId !== 'string') return undefined
-  const slash = eventId.indexOf('/')
-  if (slash <= 0 || slash > MAX_STREAM_ID_LENGTH || slash !== eventId.lastIndexOf('/')) return undefined
-  const digits = eventId.slice(slash + 1)
-  if (!/^[1-9][0-9]{0,15}$/.test(digits)) return undefined
-  const seq = Number(digits)
-  return Number.isSafeInteger(seq) ? { streamId: eventId.slice(0, slash), seq } : undefined
-}
-
-/** The id of the `seq`th event of a stream (the inverse of `parseEventId`). */
-export function formatEventId(streamId: string, seq: number): string {
-  return `${streamId}/${seq}`
-}
-
-/** Refuses a stream id that could not travel inside an event id. */
-export function assertStreamId(streamId: unknown): asserts streamId is string {
-  if (
-    typeof streamId !== 'string' ||
-    streamId === '' ||
-    streamId.length > MAX_STREAM_ID_LENGTH ||
-    streamId.includes('/')
-  ) {
-    throw new TypeError(`stream id must be 1-${MAX_STREAM_ID_LENGTH} characters without '/'`)
-  }
-}
-
+/** The bounds of `memoryEventStore`. */
 export interface MemoryEventStoreOptions {
   /** Events kept per stream (default 1000; older ones are dropped). */
   maxEventsPerStream?: number
@@ -85,6 +60,10 @@ interface Stream {
   waiters: Set<() => void>
 }
 
+/**
+ * The event store of one process: bounded in events per stream and in streams, the oldest going
+ * first. A server uses it when `stores.events` is not given.
+ */
 export function memoryEventStore(options?: MemoryEventStoreOptions): EventStore {
   assertKnownOptions(options, MEMORY_EVENT_OPTION_NAMES, 'memoryEventStore')
   const perStream = options?.maxEventsPerStream ?? 1000
@@ -152,11 +131,15 @@ export function memoryEventStore(options?: MemoryEventStoreOptions): EventStore 
  * store closes (`wakeAll`).
  */
 export interface FollowerWakeups {
+  /** Resolves after `pollMs`, or sooner on a wake of `streamId` or of all, or when `signal` aborts. */
   pause(streamId: string, signal: AbortSignal): Promise<void>
+  /** Wakes the followers of `streamId` paused in this process: call it after appending to or finishing it. */
   wake(streamId: string): void
+  /** Wakes every paused follower: call it when the store closes. */
   wakeAll(): void
 }
 
+/** The wakeups of an event store whose followers poll every `pollMs` (see `FollowerWakeups`). */
 export function createFollowerWakeups(pollMs: number): FollowerWakeups {
   const waiters = new Map<string, Set<() => void>>()
   const wake = (streamId: string) => {

@@ -11,11 +11,11 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { type ClientCapabilities, capabilityDeclarations } from '../../protocol/modern/capabilities.ts'
 import { type Implementation, readClientInfo } from '../../protocol/modern/request-meta.ts'
 import { randomId } from '../../security/random.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { Catalogue } from '../catalogue.ts'
 import type { SessionRecord } from './session-store.ts'
 
-export function negotiateVersion(core: ServerCore, requested: string): string {
-  return core.versions.handshake.includes(requested) ? requested : core.versions.handshake[0]!
+export function negotiateVersion(catalogue: Pick<Catalogue, 'versions'>, requested: string): string {
+  return catalogue.versions.handshake.includes(requested) ? requested : catalogue.versions.handshake[0]!
 }
 
 export function readInitialize(params: JsonObject | undefined): {
@@ -43,12 +43,12 @@ export function readInitialize(params: JsonObject | undefined): {
 }
 
 export function newSession(
-  core: ServerCore,
+  catalogue: Pick<Catalogue, 'versions' | 'capabilities' | 'info' | 'instructions'>,
   params: JsonObject | undefined,
   principal: string,
 ): { session: SessionRecord; result: JsonObject } {
   const init = readInitialize(params)
-  const version = negotiateVersion(core, init.protocolVersion)
+  const version = negotiateVersion(catalogue, init.protocolVersion)
   const session: SessionRecord = {
     // 192 random bits, base64url: visible ASCII as the spec requires, and unguessable.
     id: randomId(24),
@@ -62,9 +62,9 @@ export function newSession(
   }
   const result: JsonObject = {
     protocolVersion: version,
-    capabilities: core.capabilities(),
-    serverInfo: core.info,
+    capabilities: catalogue.capabilities(),
+    serverInfo: catalogue.info,
   }
-  if (core.instructions !== undefined) result.instructions = core.instructions
+  if (catalogue.instructions !== undefined) result.instructions = catalogue.instructions
   return { session, result }
 }

@@ -29,7 +29,7 @@ interface Pending {
 }
 
 export class OutboundRequests {
-  private readonly pending = new Map<string, Pending>()
+  readonly #pending = new Map<string, Pending>()
 
   /** Sends one request through `write` and resolves with the client's result. */
   send(
@@ -47,7 +47,7 @@ export class OutboundRequests {
       const done = () => {
         clearTimeout(timer)
         options.signal.removeEventListener('abort', onAbort)
-        this.pending.delete(key)
+        this.#pending.delete(key)
       }
       const onAbort = () => {
         done()
@@ -60,7 +60,7 @@ export class OutboundRequests {
       timer.unref()
       if (options.signal.aborted) return onAbort()
       options.signal.addEventListener('abort', onAbort, { once: true })
-      this.pending.set(key, {
+      this.#pending.set(key, {
         scopes: options.scopes,
         resolve: (result) => {
           done()
@@ -82,7 +82,7 @@ export class OutboundRequests {
    * now, so the call that sent it answers with a JSON-RPC error before its connection is cut.
    */
   abandonAll(): void {
-    for (const entry of [...this.pending.values()]) {
+    for (const entry of [...this.#pending.values()]) {
       entry.reject(
         new ClientRequestError('The server is shutting down; nothing more will be asked.', 'shutdown'),
       )
@@ -95,7 +95,7 @@ export class OutboundRequests {
    * call's target is dropped (the question keeps waiting for one that may answer it).
    */
   deliver(sessionId: string, response: JsonRpcResponseIn, granted: readonly string[] | undefined): boolean {
-    const entry = this.pending.get(`${sessionId}\u0000${String(response.id)}`)
+    const entry = this.#pending.get(`${sessionId}\u0000${String(response.id)}`)
     if (!entry) return false
     if (!entry.scopes.every((s) => granted?.includes(s))) return true
     if (response.error) {

@@ -6,17 +6,18 @@
  * the client and is re-entered with the answers, up to the round limit.
  */
 import { randomUUID } from 'node:crypto'
-import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
+import { TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
-import { isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
-import { readScopes, requireScopes } from '../authorization.ts'
+import { INPUT_KEY_META, isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
+import { type ResponseReply, success } from '../../reply.ts'
+import { requireScopes } from '../authorization.ts'
+import { type Catalogue, readScopes } from '../catalogue.ts'
 import type { Exchange } from '../exchange.ts'
-import { clipped, type MethodCall } from '../methods/method-call.ts'
-import type { InputRequest } from '../mrtr/input-requests.ts'
+import { clipped, type MethodCall, type ServerParts } from '../methods/method-call.ts'
 import { type MethodSpec, methodTable } from '../pipeline/method-table.ts'
-import { failure, type ResponseReply, success, toTesseraError } from '../pipeline/reply.ts'
-import type { ServerCore } from '../server-core.ts'
+import { observedRequest } from '../pipeline/observed-request.ts'
 import { ClientRequestError } from './outbound.ts'
 import type { SessionChange, SessionRecord } from './session-store.ts'
 
@@ -46,39 +47,23 @@ const MODERN_ONLY = new Set([
   'tasks/cancel',
 ])
 
-export async function serveHandshake(
-  core: ServerCore,
+export function serveHandshake(
+  server: ServerParts,
   request: JsonRpcRequest,
   session: SessionContext,
   exchange: Exchange,
 ): Promise<ResponseReply> {
-  const span = core.telemetry.request({
-    method: request.method,
-    requestId: request.id,
-    params: request.params as JsonObject | undefined,
-    headers: exchange.headers,
-    sessionId: session.record.id,
-  })
-  try {
-    const result = await span.run(() => dispatch(core, request, session, exchange))
+  // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
+  const origin = { headers: exchange.headers, sessionId: session.record.id, cancelled: exchange.signal }
+  return observedRequest(server.services, request, origin, async (span) => {
+    const result = await dispatch(server, request, session, exchange)
     span.answered(undefined, result.isError === true)
     return success(request.id, result)
-  } catch (error) {
-    // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
-    const log = exchange.signal.aborted
-      ? () => {}
-      : (err: unknown) =>
-          core.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')
-    const failed = toTesseraError(error, log)
-    span.failed(handshakeJsonrpcCode(failed.code), failed.message)
-    return failure(request.id, failed, { inSession: true })
-  } finally {
-    span.end(core.telemetry)
-  }
+  })
 }
 
 async function dispatch(
-  core: ServerCore,
+  server: ServerParts,
   request: JsonRpcRequest,
   session: SessionContext,
   exchange: Exchange,
@@ -94,7 +79,7 @@ async function dispatch(
       return {}
     case 'resources/subscribe':
     case 'resources/unsubscribe':
-      return subscription(core, request.method, params, session, exchange)
+      return subscription(server.catalogue, request.method, params, session, exchange)
     case 'initialize':
       throw new TesseraError(
         'TESSERA_INVALID_REQUEST',
@@ -105,21 +90,20 @@ async function dispatch(
   if (
     spec === undefined ||
     MODERN_ONLY.has(request.method) ||
-    (spec.enabled !== undefined && !spec.enabled(core))
+    (spec.enabled !== undefined && !spec.enabled(server.catalogue))
   ) {
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${request.method.slice(0, 64)}.`)
   }
   const call: MethodCall = {
-    core,
+    catalogue: server.catalogue,
+    services: server.services,
     request,
     params,
     meta: metaOf(session.record, params),
     era: 'handshake',
     exchange,
   }
-  const result = MRTR_METHODS.has(request.method)
-    ? await withShim(core, call, spec, session)
-    : await spec.run(call)
+  const result = MRTR_METHODS.has(request.method) ? await withShim(call, spec, session) : await spec.run(call)
   return handshakeShape(result)
 }
 
@@ -127,13 +111,13 @@ async function dispatch(
 const MAX_URI_LENGTH = 4096
 
 async function subscription(
-  core: ServerCore,
+  catalogue: Pick<Catalogue, 'resources'>,
   method: string,
   params: JsonObject,
   session: SessionContext,
   exchange: Exchange,
 ): Promise<JsonObject> {
-  if (core.resources.size === 0)
+  if (catalogue.resources.size === 0)
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${method}.`)
   if (typeof params.uri !== 'string')
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: uri must be a string.')
@@ -143,7 +127,7 @@ async function subscription(
   // would store), and following it needs what reading it needs: its updates would tell what the
   // read refuses.
   if (method === 'resources/subscribe') {
-    const scopes = readScopes(core, params.uri)
+    const scopes = readScopes(catalogue, params.uri)
     if (scopes === undefined)
       throw new TesseraError(
         'TESSERA_RESOURCE_NOT_FOUND',
@@ -162,21 +146,17 @@ async function subscription(
 }
 
 /** Re-enters a multi round-trip handler with real answers from the client until it completes. */
-async function withShim(
-  core: ServerCore,
-  call: MethodCall,
-  spec: MethodSpec,
-  session: SessionContext,
-): Promise<JsonObject> {
+async function withShim(call: MethodCall, spec: MethodSpec, session: SessionContext): Promise<JsonObject> {
+  const { services } = call
   let params = call.params
-  for (let round = 0; round <= core.maxRounds; round++) {
+  for (let round = 0; round <= services.maxRounds; round++) {
     const result = await spec.run({ ...call, params })
     if (result.resultType !== 'input_required') return result
     const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
     const responses: JsonObject = {}
     for (const [key, request] of Object.entries(requests)) {
       // The request to the client is a child span of the call: the time spent waiting shows.
-      responses[key] = await core.telemetry.step(
+      responses[key] = await services.telemetry.step(
         request.method,
         () => askClient(session, key, request, call.exchange),
         {
@@ -193,8 +173,6 @@ async function withShim(
  * The request to the client carries the key its handler asked under, in a namespaced `_meta`
  * entry clients ignore: a test or a console can answer by key in this era too.
  */
-export const INPUT_KEY_META = 'dev.tessera/inputKey'
-
 async function askClient(
   session: SessionContext,
   key: string,

@@ -6,19 +6,19 @@
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { permits, readScopes } from '../authorization.ts'
+import { permits } from '../authorization.ts'
+import { type Catalogue, readScopes } from '../catalogue.ts'
 import type { ServerEvent } from '../notification-bus.ts'
-import type { ServerCore } from '../server-core.ts'
 import type { SessionStore } from './session-store.ts'
 
 export async function sessionNotificationFor(
-  core: ServerCore,
+  catalogue: Pick<Catalogue, 'capabilities' | 'resources'>,
   sessions: SessionStore,
   sessionId: string,
   event: ServerEvent,
   auth: AuthInfo | undefined,
 ): Promise<JsonObject | undefined> {
-  const caps = core.capabilities()
+  const caps = catalogue.capabilities()
   switch (event.type) {
     case 'tools/list_changed':
       return caps.tools?.listChanged ? notification('notifications/tools/list_changed', {}) : undefined
@@ -30,7 +30,7 @@ export async function sessionNotificationFor(
         : undefined
     case 'resources/updated': {
       // Subscribing was checked against the subscriber's token; the stream may be another's.
-      if (!permits(readScopes(core, event.uri) ?? [], auth)) return undefined
+      if (!permits(readScopes(catalogue, event.uri) ?? [], auth)) return undefined
       const session = await sessions.get(sessionId)
       return session?.subscriptions.includes(event.uri)
         ? notification('notifications/resources/updated', { uri: event.uri })

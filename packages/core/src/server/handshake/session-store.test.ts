@@ -12,7 +12,7 @@ import { applySessionChange, MAX_SUBSCRIPTIONS, memorySessionStore } from './ses
 describeSessionStore('memory', (options) => memorySessionStore(options))
 
 describe('memorySessionStore', () => {
-  it('ends a session idle past idleMs by its clock, and get keeps a used one alive', async () => {
+  it('endsASessionIdlePastIdleMsByItsClockAndGetKeepsAUsedOneAlive', async () => {
     let now = 1_000
     const store = memorySessionStore({ idleMs: 100, now: () => now })
     const used = sampleSession()
@@ -28,7 +28,7 @@ describe('memorySessionStore', () => {
 })
 
 describe('applySessionChange', () => {
-  it('applies each kind of change in place', () => {
+  it('appliesEachKindOfChangeInPlace', () => {
     const session = sampleSession()
     applySessionChange(session, { kind: 'initialized' })
     applySessionChange(session, { kind: 'log-level', level: 'debug' })
@@ -39,7 +39,7 @@ describe('applySessionChange', () => {
     expect(session).toMatchObject({ initialized: true, logLevel: 'debug', subscriptions: ['file:///a'] })
   })
 
-  it('keeps at most MAX_SUBSCRIPTIONS subscriptions', () => {
+  it('keepsAtMostMaxSubscriptionsSubscriptions', () => {
     const session = sampleSession()
     for (let i = 0; i <= MAX_SUBSCRIPTIONS; i++)
       applySessionChange(session, { kind: 'subscribe', uri: `x://${i}` })

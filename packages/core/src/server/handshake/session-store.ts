@@ -9,6 +9,10 @@ import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import type { Implementation } from '../../protocol/modern/request-meta.ts'
 import type { LoggingLevel } from '../../protocol/modern/vocabulary.ts'
 
+/**
+ * A session of the 2025-11-25 handshake era as a session store keeps it: what `initialize`
+ * settled, the client's log level and subscriptions, and the principal that opened it.
+ */
 export interface SessionRecord {
   id: string
   protocolVersion: string
@@ -38,6 +42,11 @@ export type SessionChange =
 /** Subscriptions kept per session at most. */
 export const MAX_SUBSCRIPTIONS = 1000
 
+/**
+ * The port behind the sessions of the handshake era (the `sessions` of `Stores`), so every
+ * instance serving the endpoint knows every session. The store applies each change atomically
+ * (`apply`); the caller never reads, changes and writes back a session.
+ */
 export interface SessionStore {
   /** Stores a new session; false when the store is full. */
   create(session: SessionRecord): Promise<boolean>
@@ -45,6 +54,7 @@ export interface SessionStore {
   get(id: string): Promise<SessionRecord | undefined>
   /** Applies one change atomically; undefined when the session is gone (it is never brought back). */
   apply(id: string, change: SessionChange): Promise<SessionRecord | undefined>
+  /** Ends the session (the client's DELETE); false when it was not there. */
   delete(id: string): Promise<boolean>
   /**
    * How many live sessions the store holds, on every instance that shares it: the
@@ -52,14 +62,17 @@ export interface SessionStore {
    * reports no such gauge.
    */
   count?(): Promise<number>
+  /** Releases what the store holds; the server calls it once, from `close()`. */
   close(): Promise<void>
 }
 
+/** The bounds and the clock of `memorySessionStore`. */
 export interface MemorySessionStoreOptions {
   /** Sessions kept at most (default 10 000). */
   maxSessions?: number
   /** A session unused this long ends (default 30 minutes). */
   idleMs?: number
+  /** The clock, in epoch milliseconds (default `Date.now`); tests fix it. */
   now?: () => number
 }
 
@@ -69,6 +82,10 @@ const MEMORY_SESSION_OPTION_NAMES = {
   now: true,
 } as const satisfies OptionNames<MemorySessionStoreOptions>
 
+/**
+ * The session store of one process: bounded in count, with idle sessions ending (swept when it
+ * is full), all lost on a restart. A server uses it when `stores.sessions` is not given.
+ */
 export function memorySessionStore(options?: MemorySessionStoreOptions): SessionStore {
   assertKnownOptions(options, MEMORY_SESSION_OPTION_NAMES, 'memorySessionStore')
   const max = options?.maxSessions ?? 10_000

@@ -5,6 +5,8 @@
  * routing of answers and cancels to whichever instance holds the request, and the mapping of
  * server events to session notifications are done here, once, for HTTP and stdio alike.
  */
+
+import { currentDevRequest, devTapOn, publishDev, sessionName } from '../../observation/dev-tap.ts'
 import type {
   JsonObject,
   JsonRpcId,
@@ -12,13 +14,13 @@ import type {
   JsonRpcRequest,
   JsonRpcResponseIn,
 } from '../../protocol/jsonrpc/message.ts'
+import type { ResponseReply } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { targetScopes } from '../authorization.ts'
-import { currentDevRequest, devTapOn, publishDev, sessionName } from '../dev-tap.ts'
+import { targetScopes } from '../catalogue.ts'
+import type { SessionDoor, SessionSink } from '../door.ts'
 import type { Exchange } from '../exchange.ts'
 import type { InflightRequests } from '../inflight.ts'
-import type { ResponseReply } from '../pipeline/reply.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { ServerParts } from '../methods/method-call.ts'
 import type { OutboundRequests } from './outbound.ts'
 import { type SessionContext, serveHandshake } from './serve-handshake.ts'
 import { sessionNotificationFor } from './session-notifications.ts'
@@ -26,33 +28,28 @@ import type { SessionChange, SessionRecord, SessionStore } from './session-store
 
 /** What every session of one server shares. */
 export interface SessionServices {
-  readonly core: ServerCore
+  readonly server: ServerParts
   readonly outbound: OutboundRequests
   readonly inflight: InflightRequests
   /** How long a request to the client waits for its answer. */
   readonly requestTimeoutMs: number
 }
 
-/** Where a follower's notifications go. */
-export interface SessionSink {
-  send(message: JsonObject): void
-  /** The session ended, or the server is shutting down: nothing more will come. */
-  end(): void
-}
-
-export class Session implements SessionContext {
+export class Session implements SessionContext, SessionDoor {
   #record: SessionRecord
   /** The scopes of each running request's target, by the exchange its handler asks through. */
   readonly #targetScopes = new WeakMap<Exchange, readonly string[]>()
 
-  constructor(
-    private readonly services: SessionServices,
-    private readonly store: SessionStore,
-    record: SessionRecord,
-    /** Whether other instances may hold this session's requests (HTTP), or only this one (stdio). */
-    private readonly shared: boolean,
-  ) {
+  readonly #services: SessionServices
+  readonly #store: SessionStore
+  /** Whether other instances may hold this session's requests (HTTP), or only this one (stdio). */
+  readonly #shared: boolean
+
+  constructor(services: SessionServices, store: SessionStore, record: SessionRecord, shared: boolean) {
+    this.#services = services
+    this.#store = store
     this.#record = record
+    this.#shared = shared
   }
 
   get id(): string {
@@ -69,8 +66,8 @@ export class Session implements SessionContext {
    */
   async request(request: JsonRpcRequest, exchange: Exchange): Promise<ResponseReply | undefined> {
     // Another token of this session may cancel or answer for this request only with these.
-    const scopes = targetScopes(this.services.core, request.method, request.params)
-    const flight = this.services.inflight.start(this.id, request.id, scopes)
+    const scopes = targetScopes(this.#services.server.catalogue, request.method, request.params)
+    const flight = this.#services.inflight.start(this.id, request.id, scopes)
     // In this era a disconnect is not a cancellation: the signal is the session's own.
     const scoped: Exchange = {
       headers: exchange.headers,
@@ -83,7 +80,7 @@ export class Session implements SessionContext {
     }
     this.#targetScopes.set(scoped, scopes)
     try {
-      const reply = await serveHandshake(this.services.core, request, this, scoped)
+      const reply = await serveHandshake(this.#services.server, request, this, scoped)
       return flight.signal.aborted ? undefined : reply
     } finally {
       flight.done()
@@ -107,8 +104,13 @@ export class Session implements SessionContext {
    */
   cancel(id: JsonRpcId, auth: AuthInfo | undefined): void {
     const scopes = grantedOf(auth)
-    if (this.services.inflight.cancel(this.id, id, scopes) || !this.shared) return
-    this.services.core.bus.publish({ type: 'client-cancel', sessionId: this.id, requestId: id, scopes })
+    if (this.#services.inflight.cancel(this.id, id, scopes) || !this.#shared) return
+    this.#services.server.services.bus.publish({
+      type: 'client-cancel',
+      sessionId: this.id,
+      requestId: id,
+      scopes,
+    })
   }
 
   /**
@@ -118,13 +120,18 @@ export class Session implements SessionContext {
    */
   response(response: JsonRpcResponseIn, auth: AuthInfo | undefined): void {
     const scopes = grantedOf(auth)
-    if (this.services.outbound.deliver(this.id, response, scopes) || !this.shared) return
-    this.services.core.bus.publish({ type: 'client-response', sessionId: this.id, response, scopes })
+    if (this.#services.outbound.deliver(this.id, response, scopes) || !this.#shared) return
+    this.#services.server.services.bus.publish({
+      type: 'client-response',
+      sessionId: this.id,
+      response,
+      scopes,
+    })
   }
 
   /** Ends the session (HTTP DELETE): its streams close on every instance. */
   async end(): Promise<void> {
-    await this.store.delete(this.id)
+    await this.#store.delete(this.id)
     if (devTapOn())
       publishDev({
         type: 'session',
@@ -132,7 +139,7 @@ export class Session implements SessionContext {
         session: sessionName(this.id),
         open: false,
       })
-    this.services.core.bus.publish({ type: 'session-ended', sessionId: this.id })
+    this.#services.server.services.bus.publish({ type: 'session-ended', sessionId: this.id })
   }
 
   /**
@@ -140,33 +147,36 @@ export class Session implements SessionContext {
    * ends, to a stream opened by `auth`: an update reaches it only when `auth` may read the resource.
    */
   follow(sink: SessionSink, auth: AuthInfo | undefined): () => void {
-    const { core } = this.services
-    const unsubscribe = core.bus.subscribe((event) => {
+    const { catalogue, services } = this.#services.server
+    const unsubscribe = services.bus.subscribe((event) => {
       if (event.type === 'shutdown' || (event.type === 'session-ended' && event.sessionId === this.id)) {
         unsubscribe()
         sink.end()
         return
       }
       // Subscriptions are read from the store: any instance may have changed them.
-      void sessionNotificationFor(core, this.store, this.id, event, auth).then(
+      void sessionNotificationFor(catalogue, this.#store, this.id, event, auth).then(
         (message) => {
           if (message) sink.send(message)
         },
         (error: unknown) =>
-          core.logger.warn({ event: 'session_notification_failed', err: error }, 'session notification lost'),
+          services.logger.warn(
+            { event: 'session_notification_failed', err: error },
+            'session notification lost',
+          ),
       )
     })
     return unsubscribe
   }
 
   async apply(change: SessionChange): Promise<void> {
-    const updated = await this.store.apply(this.id, change)
+    const updated = await this.#store.apply(this.id, change)
     if (updated !== undefined) this.#record = updated
   }
 
   askClient(method: string, params: JsonObject | undefined, exchange: Exchange): Promise<JsonObject> {
-    return this.services.outbound.send(this.id, (message) => exchange.send(message), method, params, {
-      timeoutMs: this.services.requestTimeoutMs,
+    return this.#services.outbound.send(this.id, (message) => exchange.send(message), method, params, {
+      timeoutMs: this.#services.requestTimeoutMs,
       signal: exchange.signal,
       scopes: this.#targetScopes.get(exchange) ?? [],
     })

@@ -11,14 +11,13 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { createServer } from '../create-server.ts'
-import { doorOf, type Exchange } from '../door.ts'
+import { doorOf, type Exchange, type HandshakeDoor } from '../door.ts'
 import { elicitForm } from '../mrtr/input-requests.ts'
 import { memoryNotificationBus, type NotificationBus } from '../notification-bus.ts'
 import { memorySessionStore, type SessionStore } from './session-store.ts'
-import type { HandshakeSessions } from './sessions.ts'
 
 const ALICE: AuthInfo = { issuer: 'https://idp.example', clientId: 'app', subject: 'alice' }
 const MALLORY: AuthInfo = { issuer: 'https://idp.example', clientId: 'app', subject: 'mallory' }
@@ -50,6 +49,11 @@ function exchange(): Exchange & { sent: JsonObject[] } {
 }
 
 /** A server whose `wait` tool records its signal; `stores` may be shared with another instance. */
+/** The client's `notifications/cancelled` for request `id`. */
+function cancelled(id: string | number): JsonRpcNotification {
+  return { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }
+}
+
 function build(stores: { sessions?: SessionStore; bus?: NotificationBus } = {}) {
   const signals: AbortSignal[] = []
   const app = createServer({ name: 'sessions', version: '1.0.0', logger: silentLogger, stores })
@@ -101,11 +105,12 @@ describe('find', () => {
   })
 
   it('findsASessionForThePrincipalThatOpenedItEvenWithARefreshedToken', async () => {
-    const { sessions } = build()
+    const store = memorySessionStore()
+    const { sessions } = build({ sessions: store })
     const { session } = await sessions.open(initialize(), { ...ALICE, token: 'first' })
     const found = await sessions.find(session.id, { ...ALICE, token: 'refreshed' }, '2025-11-25')
     expect(found.id).toBe(session.id)
-    expect(found.record.clientCapabilities).toEqual({ elicitation: {} })
+    expect((await store.get(found.id))?.clientCapabilities).toEqual({ elicitation: {} })
   })
 
   it('answersAnotherPrincipalExactlyLikeAnUnknownId', async () => {
@@ -190,7 +195,7 @@ describe('open', () => {
 })
 
 describe('two instances sharing the session store and the bus', () => {
-  function pair(): { a: ReturnType<typeof build>; b: HandshakeSessions } {
+  function pair(): { a: ReturnType<typeof build>; b: HandshakeDoor } {
     const stores = { sessions: memorySessionStore(), bus: memoryNotificationBus() }
     return { a: build(stores), b: build(stores).sessions }
   }
@@ -241,7 +246,7 @@ describe('two instances sharing the session store and the bus', () => {
     const reply = session.request(toolCall('long', 'wait'), exchange())
     await until(() => a.signals.length === 1)
     const onB = await b.find(session.id, undefined, undefined)
-    onB.cancel('long', undefined)
+    await onB.notification(cancelled('long'), undefined)
     expect(a.signals[0]!.aborted).toBe(true)
     // A cancelled request answers nothing.
     expect(await reply).toBeUndefined()
@@ -253,10 +258,10 @@ describe('two instances sharing the session store and the bus', () => {
     const { session: other } = await a.sessions.open(initialize(), undefined)
     const reply = session.request(toolCall(7, 'wait'), exchange())
     await until(() => a.signals.length === 1)
-    ;(await b.find(other.id, undefined, undefined)).cancel(7, undefined)
-    ;(await b.find(session.id, undefined, undefined)).cancel('7', undefined)
+    await (await b.find(other.id, undefined, undefined)).notification(cancelled(7), undefined)
+    await (await b.find(session.id, undefined, undefined)).notification(cancelled('7'), undefined)
     expect(a.signals[0]!.aborted).toBe(false)
-    ;(await b.find(session.id, undefined, undefined)).cancel(7, undefined)
+    await (await b.find(session.id, undefined, undefined)).notification(cancelled(7), undefined)
     expect(await reply).toBeUndefined()
   })
 

@@ -6,12 +6,13 @@
  * instance not holding the request arrive here from the bus and are routed to the one waiting.
  */
 import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn, publishDev, sessionName } from '../../observation/dev-tap.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { currentDevRequest, devTapOn, publishDev, sessionName } from '../dev-tap.ts'
+import type { HandshakeDoor } from '../door.ts'
 import { InflightRequests } from '../inflight.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { ServerParts } from '../methods/method-call.ts'
 import type { EventStore } from './event-store.ts'
 import { newSession } from './initialize.ts'
 import { OutboundRequests } from './outbound.ts'
@@ -28,26 +29,26 @@ export interface HandshakeSettings {
   requestTimeoutMs: number
 }
 
-export class HandshakeSessions {
+export class HandshakeSessions implements HandshakeDoor {
   readonly events: EventStore
   readonly sessions: SessionStore
-  private readonly services: SessionServices
+  readonly #services: SessionServices
 
-  constructor(core: ServerCore, settings: HandshakeSettings) {
+  constructor(server: ServerParts, settings: HandshakeSettings) {
     this.sessions = settings.sessions
     this.events = settings.events
-    this.services = {
-      core,
+    this.#services = {
+      server,
       outbound: new OutboundRequests(),
       inflight: new InflightRequests(),
       requestTimeoutMs: settings.requestTimeoutMs,
     }
-    core.bus.subscribe((event) => {
-      if (event.type === 'shutdown') this.services.outbound.abandonAll()
+    server.services.bus.subscribe((event) => {
+      if (event.type === 'shutdown') this.#services.outbound.abandonAll()
       if (event.type === 'client-response')
-        this.services.outbound.deliver(event.sessionId, event.response, event.scopes)
+        this.#services.outbound.deliver(event.sessionId, event.response, event.scopes)
       if (event.type === 'client-cancel')
-        this.services.inflight.cancel(event.sessionId, event.requestId, event.scopes)
+        this.#services.inflight.cancel(event.sessionId, event.requestId, event.scopes)
     })
   }
 
@@ -61,7 +62,7 @@ export class HandshakeSessions {
     auth: AuthInfo | undefined,
     options?: { local?: boolean; headers?: HeaderView },
   ): Promise<{ session: Session; result: Record<string, unknown> }> {
-    const telemetry = this.services.core.telemetry
+    const telemetry = this.#services.server.services.telemetry
     const span = telemetry.request({
       method: request.method,
       requestId: request.id,
@@ -90,7 +91,7 @@ export class HandshakeSessions {
         'Forbidden: the caller has no subject, so no session can be bound to it.',
       )
     }
-    const opened = newSession(this.services.core, request.params, principal)
+    const opened = newSession(this.#services.server.catalogue, request.params, principal)
     const store = local
       ? memorySessionStore({ maxSessions: 1, idleMs: Number.MAX_SAFE_INTEGER })
       : this.sessions
@@ -101,7 +102,7 @@ export class HandshakeSessions {
       const session = sessionName(opened.session.id)
       publishDev({ type: 'session', request: currentDevRequest()?.id, session, open: true })
     }
-    return { session: new Session(this.services, store, opened.session, !local), result: opened.result }
+    return { session: new Session(this.#services, store, opened.session, !local), result: opened.result }
   }
 
   /**
@@ -121,9 +122,12 @@ export class HandshakeSessions {
     if (record === undefined || principal === undefined || record.principal !== principal) {
       throw new TesseraError('TESSERA_SESSION_NOT_FOUND', 'Session not found.')
     }
-    if (versionHeader !== undefined && !this.services.core.versions.handshake.includes(versionHeader)) {
+    if (
+      versionHeader !== undefined &&
+      !this.#services.server.catalogue.versions.handshake.includes(versionHeader)
+    ) {
       throw new TesseraError('TESSERA_INVALID_REQUEST', 'Bad request: unsupported MCP-Protocol-Version.')
     }
-    return new Session(this.services, this.sessions, record, true)
+    return new Session(this.#services, this.sessions, record, true)
   }
 }

@@ -27,14 +27,14 @@ export async function completeArgument(call: MethodCall): Promise<JsonObject> {
   try {
     values = completer ? await completer(argument.value, { arguments: context?.arguments ?? {}, ctx }) : []
   } catch (error) {
-    call.core.logger.error(
+    call.services.logger.error(
       { event: 'completion_failed', argument: argument.name, err: error },
       'completer threw',
     )
     throw new TesseraError('TESSERA_INTERNAL', 'Internal error while completing.')
   }
   if (!Array.isArray(values)) {
-    call.core.logger.error(
+    call.services.logger.error(
       { event: 'completion_invalid', argument: argument.name },
       `the completer of '${argument.name}' returned something other than an array of strings`,
     )
@@ -53,7 +53,7 @@ function findCompleter(
 ): Completer | undefined {
   if (ref.type === 'ref/prompt') {
     if (typeof ref.name !== 'string') invalidParams('ref.name must be a string.')
-    const prompt = call.core.prompts.get(ref.name)
+    const prompt = call.catalogue.prompts.get(ref.name)
     if (!prompt) invalidParams(`unknown prompt '${clipped(ref.name)}'.`)
     // Completions reveal values: they need what the prompt itself needs.
     requireScopes(prompt.scopes, call.exchange.auth, `Prompt '${prompt.name}'`)
@@ -61,8 +61,9 @@ function findCompleter(
   }
   if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') invalidParams('ref.uri must be a string.')
-    const template = call.core.resources.getTemplate(ref.uri)
-    if (!template && !call.core.resources.getStatic(ref.uri)) invalidParams('unknown resource reference.')
+    const template = call.catalogue.resources.getTemplate(ref.uri)
+    if (!template && !call.catalogue.resources.getStatic(ref.uri))
+      invalidParams('unknown resource reference.')
     if (template)
       requireScopes(template.scopes, call.exchange.auth, `Resource template '${clipped(ref.uri)}'`)
     return template?.complete?.[argument]

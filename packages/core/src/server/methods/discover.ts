@@ -7,15 +7,15 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { keyedResult } from '../encoding-key.ts'
 import type { MethodCall } from './method-call.ts'
 
-export function discover({ core }: MethodCall): JsonObject {
+export function discover({ catalogue }: MethodCall): JsonObject {
   // Everything else in it is fixed for the server's life: the result is the capabilities' own.
-  const capabilities = core.capabilities()
+  const capabilities = catalogue.capabilities()
   const result: JsonObject = {
-    supportedVersions: [...core.versions.modern, ...core.versions.handshake],
+    supportedVersions: [...catalogue.versions.modern, ...catalogue.versions.handshake],
     capabilities,
   }
-  if (core.instructions !== undefined) result.instructions = core.instructions
-  result.ttlMs = core.cache.discover.ttlMs
-  result.cacheScope = core.cache.discover.cacheScope
+  if (catalogue.instructions !== undefined) result.instructions = catalogue.instructions
+  result.ttlMs = catalogue.cache.discover.ttlMs
+  result.cacheScope = catalogue.cache.discover.cacheScope
   return keyedResult(result, capabilities)
 }

@@ -3,14 +3,16 @@
  * What every method implementation receives, whichever era and transport the request came from.
  */
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcRequest, ResultObject } from '../../protocol/jsonrpc/message.ts'
 import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
+import type { Catalogue } from '../catalogue.ts'
 import type { ContextInit, Era } from '../context.ts'
 import type { Exchange } from '../exchange.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { Services } from '../services.ts'
 
 export interface MethodCall {
-  readonly core: ServerCore
+  readonly catalogue: Catalogue
+  readonly services: Services
   readonly request: JsonRpcRequest
   readonly params: JsonObject
   /** Version, capabilities and opt-ins: from `_meta` (2026-07-28) or from the session. */
@@ -19,7 +21,10 @@ export interface MethodCall {
   readonly exchange: Exchange
 }
 
-export type MethodImpl = (call: MethodCall) => Promise<JsonObject> | JsonObject
+/** The server a method runs on: what it offers, and the services it may use. */
+export type ServerParts = Pick<MethodCall, 'catalogue' | 'services'>
+
+export type MethodImpl = (call: MethodCall) => Promise<ResultObject> | ResultObject
 
 export function contextInit(call: MethodCall): ContextInit {
   return {
@@ -30,10 +35,10 @@ export function contextInit(call: MethodCall): ContextInit {
     clientCapabilities: call.meta.clientCapabilities,
     clientInfo: call.meta.clientInfo,
     // No log messages unless the server declared the logging capability.
-    logLevel: call.core.logging ? call.meta.logLevel : undefined,
+    logLevel: call.catalogue.logging ? call.meta.logLevel : undefined,
     progressToken: call.meta.progressToken,
     exchange: call.exchange,
-    logger: call.core.logger,
+    logger: call.services.logger,
     target: targetOf(call),
   }
 }

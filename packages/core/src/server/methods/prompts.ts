@@ -4,20 +4,25 @@
  * runs; a prompt may ask for input like a tool; what it returns is checked before it is sent.
  */
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, ResultObject } from '../../protocol/jsonrpc/message.ts'
+import type { GetPromptResult } from '../../protocol/modern/results.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import { checkPromptArgs } from '../registry/prompts.ts'
-import type { GetPromptResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { promptResultFault } from './result-shape.ts'
 
-export function listPrompts({ core, params, exchange }: MethodCall): JsonObject {
-  const all = core.prompts.list()
-  const [items, hint] = listed(core, all, () => core.prompts.listFor(exchange.auth), core.cache.promptsList)
-  const page = paginate('prompts', items, params.cursor, core.pageSize)
+export function listPrompts({ catalogue, params, exchange }: MethodCall): JsonObject {
+  const all = catalogue.prompts.list()
+  const [items, hint] = listed(
+    catalogue.listOnlyPermitted,
+    all,
+    () => catalogue.prompts.listFor(exchange.auth),
+    catalogue.cache.promptsList,
+  )
+  const page = paginate('prompts', items, params.cursor, catalogue.pageSize)
   const result: JsonObject = { prompts: page.items }
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
   result.ttlMs = hint.ttlMs
@@ -25,17 +30,17 @@ export function listPrompts({ core, params, exchange }: MethodCall): JsonObject 
   return result
 }
 
-export async function getPrompt(call: MethodCall): Promise<JsonObject> {
-  const { core, params } = call
+export async function getPrompt(call: MethodCall): Promise<ResultObject> {
+  const { catalogue, services, params } = call
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
-  const prompt = core.prompts.get(name)
+  const prompt = catalogue.prompts.get(name)
   if (prompt === undefined) invalidParams(`unknown prompt '${clipped(name)}'.`)
   requireScopes(prompt.scopes, call.exchange.auth, `Prompt '${prompt.name}'`)
   const args = checkPromptArgs(prompt, params.arguments)
   if (!args.ok) invalidParams(`${args.message}.`)
   const result = await runInteractive<GetPromptResult>({
-    core,
+    services,
     method: 'prompts/get',
     params,
     init: contextInit(call),
@@ -52,12 +57,12 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
         out = await prompt.handler(args.value, ctx)
       } catch (error) {
         if (error instanceof AskSignal || error instanceof TesseraError) throw error
-        core.logger.error({ event: 'prompt_failed', prompt: name, err: error }, `Prompt '${name}' threw`)
+        services.logger.error({ event: 'prompt_failed', prompt: name, err: error }, `Prompt '${name}' threw`)
         throw new TesseraError('TESSERA_INTERNAL', 'Internal error while building the prompt.')
       }
       const fault = promptResultFault(out)
       if (fault !== undefined) {
-        core.logger.error(
+        services.logger.error(
           { event: 'prompt_result_invalid', prompt: name },
           `Prompt '${name}' returned an invalid result: ${fault}`,
         )
@@ -66,5 +71,5 @@ export async function getPrompt(call: MethodCall): Promise<JsonObject> {
       return out as GetPromptResult
     },
   })
-  return result as unknown as JsonObject
+  return result
 }

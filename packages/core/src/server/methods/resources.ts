@@ -5,28 +5,38 @@
  * (-32002 on the handshake era), never an empty `contents`.
  */
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, ResultObject } from '../../protocol/jsonrpc/message.ts'
+import type { ReadResourceResult } from '../../protocol/modern/results.ts'
 import { listed, requireScopes, scopedHint } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
-import type { CacheHint, ReadResourceResult } from '../types.ts'
+import type { CacheHint } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { resourceResultFault } from './result-shape.ts'
 
-export function listResources({ core, params, exchange }: MethodCall): JsonObject {
-  const all = core.resources.list()
-  const permitted = () => core.resources.listFor(exchange.auth)
-  const [items, hint] = listed(core, all, permitted, core.cache.resourcesList)
-  return listResult('resources', paginate('resources', items, params.cursor, core.pageSize), hint)
+export function listResources({ catalogue, params, exchange }: MethodCall): JsonObject {
+  const all = catalogue.resources.list()
+  const permitted = () => catalogue.resources.listFor(exchange.auth)
+  const [items, hint] = listed(catalogue.listOnlyPermitted, all, permitted, catalogue.cache.resourcesList)
+  return listResult('resources', paginate('resources', items, params.cursor, catalogue.pageSize), hint)
 }
 
-export function listResourceTemplates({ core, params, exchange }: MethodCall): JsonObject {
-  const all = core.resources.listTemplates()
-  const permitted = () => core.resources.listTemplatesFor(exchange.auth)
-  const [items, hint] = listed(core, all, permitted, core.cache.resourceTemplatesList)
-  return listResult('resourceTemplates', paginate('templates', items, params.cursor, core.pageSize), hint)
+export function listResourceTemplates({ catalogue, params, exchange }: MethodCall): JsonObject {
+  const all = catalogue.resources.listTemplates()
+  const permitted = () => catalogue.resources.listTemplatesFor(exchange.auth)
+  const [items, hint] = listed(
+    catalogue.listOnlyPermitted,
+    all,
+    permitted,
+    catalogue.cache.resourceTemplatesList,
+  )
+  return listResult(
+    'resourceTemplates',
+    paginate('templates', items, params.cursor, catalogue.pageSize),
+    hint,
+  )
 }
 
 function listResult(
@@ -41,14 +51,14 @@ function listResult(
   return result
 }
 
-export async function readResource(call: MethodCall): Promise<JsonObject> {
-  const { core, params } = call
+export async function readResource(call: MethodCall): Promise<ResultObject> {
+  const { catalogue, services, params } = call
   const uri = params.uri
   if (typeof uri !== 'string' || uri === '') invalidParams('uri must be a non-empty string.')
   if (uri.length > 4096) invalidParams('uri is too long.')
-  let hint: CacheHint = core.cache.resourcesRead
+  let hint: CacheHint = catalogue.cache.resourcesRead
   const result = await runInteractive<ReadResourceResult | undefined>({
-    core,
+    services,
     method: 'resources/read',
     params,
     init: contextInit(call),
@@ -66,30 +76,31 @@ export async function readResource(call: MethodCall): Promise<JsonObject> {
     },
   })
   if (result === undefined) throw notFound(uri)
-  if ('resultType' in result) return result as unknown as JsonObject
+  if ('resultType' in result) return result
   if (result.contents.length === 0) throw notFound(uri)
-  return { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
+  const read: ReadResourceResult & CacheHint = { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
+  return read
 }
 
 type Resolved = { result: ReadResourceResult; hint: CacheHint | undefined }
 
 async function resolve(call: MethodCall, uri: string, ctx: RequestContext): Promise<Resolved | undefined> {
-  const resource = call.core.resources.getStatic(uri)
+  const resource = call.catalogue.resources.getStatic(uri)
   if (resource) {
     requireScopes(resource.scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
     const result = await run(call, uri, () => resource.handler(uri, ctx))
     return {
       result: checked(call, uri, result),
-      hint: scopedHint(resource.scopes, resource.cache ?? call.core.cache.resourcesRead),
+      hint: scopedHint(resource.scopes, resource.cache ?? call.catalogue.cache.resourcesRead),
     }
   }
-  for (const [template, vars] of call.core.resources.matching(uri)) {
+  for (const [template, vars] of call.catalogue.resources.matching(uri)) {
     requireScopes(template.scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
     const result = await run(call, uri, () => template.handler(uri, vars, ctx))
     if (result !== undefined)
       return {
         result: checked(call, uri, result),
-        hint: scopedHint(template.scopes, template.cache ?? call.core.cache.resourcesRead),
+        hint: scopedHint(template.scopes, template.cache ?? call.catalogue.cache.resourcesRead),
       }
   }
   return undefined
@@ -100,7 +111,7 @@ async function run(call: MethodCall, uri: string, handler: () => unknown): Promi
     return await handler()
   } catch (error) {
     if (error instanceof AskSignal || error instanceof TesseraError) throw error
-    call.core.logger.error({ event: 'resource_failed', uri, err: error }, 'resource handler threw')
+    call.services.logger.error({ event: 'resource_failed', uri, err: error }, 'resource handler threw')
     throw new TesseraError('TESSERA_INTERNAL', 'Internal error while reading the resource.')
   }
 }
@@ -108,7 +119,7 @@ async function run(call: MethodCall, uri: string, handler: () => unknown): Promi
 function checked(call: MethodCall, uri: string, result: unknown): ReadResourceResult {
   const fault = resourceResultFault(result)
   if (fault === undefined) return result as ReadResourceResult
-  call.core.logger.error(
+  call.services.logger.error(
     { event: 'resource_result_invalid', uri },
     `the handler of resource '${uri}' returned an invalid result: ${fault}`,
   )

@@ -14,9 +14,10 @@ import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { newFence } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { permits, requireScopes } from '../authorization.ts'
+import type { Catalogue } from '../catalogue.ts'
 import type { RecordedAnswer } from '../mrtr/round-state.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { Services } from '../services.ts'
 import { detailedTask, failedWith, type TaskRecord, withoutInputs } from '../tasks/task-record.ts'
 import { launchTask } from '../tasks/task-run.ts'
 import type { OrphanRuns } from '../tasks/task-service.ts'
@@ -31,8 +32,8 @@ export async function getTask(call: MethodCall): Promise<JsonObject> {
 
 /** The caller's task, when the caller also holds every scope of the tool it runs. */
 async function permittedTask(call: MethodCall): Promise<TaskRecord> {
-  const task = await call.core.tasks.service.find(call.params.taskId, call.exchange.auth)
-  requireTaskScopes(call.core, task, call.exchange.auth)
+  const task = await call.services.tasks.service.find(call.params.taskId, call.exchange.auth)
+  requireTaskScopes(call.catalogue, task, call.exchange.auth)
   return task
 }
 
@@ -40,40 +41,47 @@ async function permittedTask(call: MethodCall): Promise<TaskRecord> {
  * Demands of `auth` the scopes of what `task` runs: those its tool needed when the task began and
  * those it needs now, so neither a narrowed registration nor a removed tool lowers the bar.
  */
-export function requireTaskScopes(core: ServerCore, task: TaskRecord, auth: AuthInfo | undefined): void {
-  requireScopes(taskScopes(core, task), auth, `Tool '${task.call.tool}'`)
+export function requireTaskScopes(
+  catalogue: Pick<Catalogue, 'tools'>,
+  task: TaskRecord,
+  auth: AuthInfo | undefined,
+): void {
+  requireScopes(taskScopes(catalogue, task), auth, `Tool '${task.call.tool}'`)
 }
 
-function taskScopes(core: ServerCore, task: TaskRecord): readonly string[] {
-  const current = core.tools.get(task.call.tool)?.scopes ?? []
+function taskScopes(catalogue: Pick<Catalogue, 'tools'>, task: TaskRecord): readonly string[] {
+  const current = catalogue.tools.get(task.call.tool)?.scopes ?? []
   const recorded = task.call.scopes ?? []
   return recorded.length === 0 ? current : [...new Set([...recorded, ...current])]
 }
+
+/** What running a task again needs of the server. */
+type TaskRunServices = Pick<Services, 'tasks' | 'logger'>
 
 /**
  * How the task service runs a dead worker's task again here: its tool must still run as a task
  * and accept the stored arguments, and the reader must hold the tool's scopes; the handler then
  * sees the reader's token.
  */
-export function orphanRuns(core: ServerCore): OrphanRuns {
+export function orphanRuns(catalogue: Pick<Catalogue, 'tools'>, services: TaskRunServices): OrphanRuns {
   return {
-    runnable: (task) => runnableTool(core, task) !== undefined,
-    permitted: (task, auth) => permits(taskScopes(core, task), auth),
+    runnable: (task) => runnableTool(catalogue, task) !== undefined,
+    permitted: (task, auth) => permits(taskScopes(catalogue, task), auth),
     rerun(task, auth) {
-      const runnable = runnableTool(core, task)
+      const runnable = runnableTool(catalogue, task)
       if (runnable === undefined)
-        return void gone(core, task, `tool '${task.call.tool}' cannot run the task again`)
-      launchTask(core.tasks, task, toolTaskBody(core, runnable.tool, runnable.args), auth)
+        return void gone(services, task, `tool '${task.call.tool}' cannot run the task again`)
+      launchTask(services.tasks, task, toolTaskBody(services.logger, runnable.tool, runnable.args), auth)
     },
   }
 }
 
 /** The tool of `task` and its arguments checked again, when the tool still runs as a task. */
 function runnableTool(
-  core: ServerCore,
+  catalogue: Pick<Catalogue, 'tools'>,
   task: TaskRecord,
 ): { tool: RegisteredTool; args: Record<string, unknown> } | undefined {
-  const tool = core.tools.get(task.call.tool)
+  const tool = catalogue.tools.get(task.call.tool)
   if (tool?.task === undefined) return undefined
   try {
     return { tool, args: taskArguments(tool, task.call.arguments) }
@@ -93,7 +101,7 @@ export async function updateTask(call: MethodCall): Promise<JsonObject> {
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: inputResponses must be an object.')
   }
-  const { service } = call.core.tasks
+  const { service } = call.services.tasks
   const task = await permittedTask(call)
   if (task.status !== 'input_required') return {}
   let fence: string | undefined
@@ -110,7 +118,7 @@ export async function updateTask(call: MethodCall): Promise<JsonObject> {
 export async function cancelTask(call: MethodCall): Promise<JsonObject> {
   requireExtension(call)
   const task = await permittedTask(call)
-  await call.core.tasks.service.cancel(task)
+  await call.services.tasks.service.cancel(task)
   return {}
 }
 
@@ -136,26 +144,28 @@ function answered(current: TaskRecord, responses: JsonObject, leaseMs: number): 
 
 /** Runs a task whose last answer just arrived, here: its tool must still be registered. */
 function resume(call: MethodCall, task: TaskRecord): void {
-  const core: ServerCore = call.core
-  const tool = core.tools.get(task.call.tool)
+  const { catalogue, services } = call
+  const tool = catalogue.tools.get(task.call.tool)
   if (tool?.task === undefined)
-    return void gone(core, task, `tool '${task.call.tool}' no longer runs as a task`)
+    return void gone(services, task, `tool '${task.call.tool}' no longer runs as a task`)
   let args: Record<string, unknown>
   try {
     args = taskArguments(tool, task.call.arguments)
   } catch {
-    return void gone(core, task, `tool '${task.call.tool}' no longer accepts the task's arguments`)
+    return void gone(services, task, `tool '${task.call.tool}' no longer accepts the task's arguments`)
   }
-  launchTask(core.tasks, task, toolTaskBody(core, tool, args), call.exchange.auth)
+  launchTask(services.tasks, task, toolTaskBody(services.logger, tool, args), call.exchange.auth)
 }
 
 /** A task that cannot run again here ends failed, with the reason in the logs. */
-async function gone(core: ServerCore, task: TaskRecord, reason: string): Promise<void> {
-  core.logger.error({ event: 'task_not_resumed', taskId: task.id, reason }, 'task cannot resume')
+async function gone(services: TaskRunServices, task: TaskRecord, reason: string): Promise<void> {
+  services.logger.error({ event: 'task_not_resumed', taskId: task.id, reason }, 'task cannot resume')
   const error = new TesseraError('TESSERA_INTERNAL', 'Internal error: the task could not be resumed.')
-  await core.tasks.service
+  await services.tasks.service
     .settle(task.id, task.lease?.fence ?? '', (current) => failedWith(current, error))
-    .catch(() => {})
+    .catch((err: unknown) =>
+      services.logger.error({ event: 'task_settle_failed', taskId: task.id, err }, 'task end not recorded'),
+    )
 }
 
 function requireExtension(call: MethodCall): void {

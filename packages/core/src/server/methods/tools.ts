@@ -6,9 +6,11 @@
  * `isError: true` with a safe message; its stack stays in the logs.
  */
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { Logger } from '../../observation/logger.ts'
+import type { JsonObject, ResultObject } from '../../protocol/jsonrpc/message.ts'
 import { capabilityDeclarations, declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
+import type { CallToolResult } from '../../protocol/modern/results.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
@@ -16,50 +18,48 @@ import { keyedResult } from '../encoding-key.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
-import type { ServerCore } from '../server-core.ts'
 import type { TaskLaunch } from '../tasks/task-call.ts'
 import type { TaskBody } from '../tasks/task-run.ts'
 import { missingTasksExtension } from '../tasks/tasks-extension.ts'
 import { ToolError } from '../tool-error.ts'
-import type { CallToolResult } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { toolResultFault } from './result-shape.ts'
 
-export function listTools({ core, params, exchange }: MethodCall): JsonObject {
+export function listTools({ catalogue, params, exchange }: MethodCall): JsonObject {
   const [items, hint] = listed(
-    core,
-    core.tools.list(),
-    () => core.tools.listFor(exchange.auth),
-    core.cache.toolsList,
+    catalogue.listOnlyPermitted,
+    catalogue.tools.list(),
+    () => catalogue.tools.listFor(exchange.auth),
+    catalogue.cache.toolsList,
   )
-  const page = paginate('tools', items, params.cursor, core.pageSize)
+  const page = paginate('tools', items, params.cursor, catalogue.pageSize)
   const result: JsonObject = { tools: page.items }
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
   result.ttlMs = hint.ttlMs
   result.cacheScope = hint.cacheScope
   // The first page of the whole list is every caller's until a tool changes, which replaces
   // the list: encoded once per list.
-  const all = core.tools.list()
+  const all = catalogue.tools.list()
   return items === all && page.start === 0 ? keyedResult(result, all) : result
 }
 
-export async function callTool(call: MethodCall): Promise<JsonObject> {
-  const { core, params, exchange } = call
+export async function callTool(call: MethodCall): Promise<ResultObject> {
+  const { catalogue, services, params, exchange } = call
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
-  const tool = core.tools.get(name)
+  const tool = catalogue.tools.get(name)
   if (tool === undefined) invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
   requireScopes(tool.scopes, exchange.auth, `Tool '${tool.name}'`)
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
-  const args = core.telemetry.step('validate arguments', () => validateArguments(tool, params.arguments))
-  if (tool.trace.arguments) core.telemetry.value('gen_ai.tool.call.arguments', args)
+  const args = services.telemetry.step('validate arguments', () => validateArguments(tool, params.arguments))
+  if (tool.trace.arguments) services.telemetry.value('gen_ai.tool.call.arguments', args)
   let result: CallToolResult | InputRequiredWire
   try {
     result = await runInteractive<CallToolResult>({
-      core,
+      services,
       method: 'tools/call',
       params,
       init: contextInit(call),
@@ -67,20 +67,20 @@ export async function callTool(call: MethodCall): Promise<JsonObject> {
       singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
       onRefusal: () => refusalResult(),
       describe: (r) => JSON.stringify(r),
-      invoke: (ctx) => invoke(core, tool, args, ctx),
+      invoke: (ctx) => invoke(services.logger, tool, args, ctx),
       task: taskLaunch(call, tool, args),
     })
   } catch (error) {
     // Thrown from inside the guarded work on purpose: a failed action releases its single-use
     // key (an honest retry may run), and only then becomes an isError result.
     if (error instanceof TesseraError) throw error
-    result = failure(core, tool, error, exchange.signal)
+    result = failure(services.logger, tool, error, exchange.signal)
   }
   // Only a result answered here: a question carries its requestState, a task its result later.
   if (tool.trace.result && (result as InputRequiredWire).resultType === undefined) {
-    core.telemetry.value('gen_ai.tool.call.result', result)
+    services.telemetry.value('gen_ai.tool.call.result', result)
   }
-  return result as unknown as JsonObject
+  return result
 }
 
 /**
@@ -100,17 +100,17 @@ function taskLaunch(
     return undefined
   }
   if (task.when !== undefined && !task.when(args)) return undefined
-  const { core } = call
-  const owner = core.tasks.service.ownerOf(call.exchange.auth)
+  const { services } = call
+  const owner = services.tasks.service.ownerOf(call.exchange.auth)
   if (owner === undefined) return undefined
   const meta = call.meta
   return {
     start: task.start,
-    runner: core.tasks,
-    body: toolTaskBody(core, tool, args),
+    runner: services.tasks,
+    body: toolTaskBody(services.logger, tool, args),
     auth: call.exchange.auth,
     record: (id, answers) =>
-      core.tasks.service.newRecord({
+      services.tasks.service.newRecord({
         id,
         owner,
         ttlMs: task.ttlMs,
@@ -130,16 +130,12 @@ function taskLaunch(
 }
 
 /** What a task of `tool` runs: its handler on `args`, failures and refusals as tool results. */
-export function toolTaskBody(
-  core: ServerCore,
-  tool: RegisteredTool,
-  args: Record<string, unknown>,
-): TaskBody {
+export function toolTaskBody(logger: Logger, tool: RegisteredTool, args: Record<string, unknown>): TaskBody {
   return {
     target: `Tool '${tool.name}'`,
-    run: (ctx) => invoke(core, tool, args, ctx) as unknown as Promise<JsonObject>,
-    failure: (error, signal) => failure(core, tool, error, signal) as unknown as JsonObject,
-    refusal: () => refusalResult() as unknown as JsonObject,
+    run: (ctx) => invoke(logger, tool, args, ctx),
+    failure: (error, signal) => failure(logger, tool, error, signal),
+    refusal: () => refusalResult(),
   }
 }
 
@@ -159,51 +155,46 @@ function validateArguments(tool: RegisteredTool, raw: unknown): Record<string, u
 }
 
 async function invoke(
-  core: ServerCore,
+  logger: Logger,
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
 ): Promise<CallToolResult> {
   const out = await tool.handler(args, ctx)
-  if (typeof out === 'string') return checkOutput(core, tool, textResult(out))
+  if (typeof out === 'string') return checkOutput(logger, tool, textResult(out))
   const fault = toolResultFault(out)
   // The tool ran: a bad result is recorded as a failure (a single-use key stays consumed).
-  if (fault !== undefined) return reportInvalid(core, tool, `returned an invalid result: ${fault}`)
-  return checkOutput(core, tool, out as CallToolResult)
+  if (fault !== undefined) return reportInvalid(logger, tool, `returned an invalid result: ${fault}`)
+  return checkOutput(logger, tool, out as CallToolResult)
 }
 
 /**
  * A result that breaks the tool's outputSchema becomes a failed result, not a throw: the tool
  * already ran, so a single-use record must keep this outcome rather than release the key.
  */
-function checkOutput(core: ServerCore, tool: RegisteredTool, out: CallToolResult): CallToolResult {
+function checkOutput(logger: Logger, tool: RegisteredTool, out: CallToolResult): CallToolResult {
   if (tool.output === undefined || out.isError === true) return out
   const checked = tool.output.validate(out.structuredContent)
   if (checked.ok) return out
   return reportInvalid(
-    core,
+    logger,
     tool,
     `returned structuredContent that does not match its output schema at ${checked.path}: ${checked.message}`,
   )
 }
 
-function reportInvalid(core: ServerCore, tool: RegisteredTool, problem: string): CallToolResult {
-  core.logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
+function reportInvalid(logger: Logger, tool: RegisteredTool, problem: string): CallToolResult {
+  logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
   return {
     content: [{ type: 'text', text: `Tool '${tool.name}' produced an invalid result.` }],
     isError: true,
   }
 }
 
-function failure(
-  core: ServerCore,
-  tool: RegisteredTool,
-  error: unknown,
-  signal: AbortSignal,
-): CallToolResult {
+function failure(logger: Logger, tool: RegisteredTool, error: unknown, signal: AbortSignal): CallToolResult {
   if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true }
   if (!signal.aborted) {
-    core.logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
+    logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
   }
   return { content: [{ type: 'text', text: `Tool '${tool.name}' failed.` }], isError: true }
 }

@@ -6,20 +6,28 @@
  * built from a zod schema has its content parsed by that schema, and typed from it.
  */
 import { z } from 'zod'
-import {
-  contentSchemaOf,
-  type ElicitationContent,
-  type ElicitationRequest,
-  type InputRequest,
-  type RootsRequest,
-  type SamplingRequest,
-} from './input-requests.ts'
+import type {
+  ElicitationContent,
+  ElicitationRequest,
+  InputRequest,
+  RootsRequest,
+  SamplingRequest,
+} from '../../protocol/modern/input-requests.ts'
+import { contentSchemaOf } from './input-requests.ts'
 
+/**
+ * The answer to an elicitation: `accept` with its content (typed `C`, from the form's zod schema
+ * when it was built from one), or `decline` or `cancel` without any, so the action is read first.
+ */
 export type ElicitationAnswer<C = ElicitationContent> =
   | { readonly action: 'accept'; readonly content: C }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' }
 
+/**
+ * The answer to a sampling request (`createMessage`): the message the client's model wrote, the
+ * model's name, and why it stopped.
+ */
 export interface SamplingAnswer {
   role: 'user' | 'assistant'
   content: Record<string, unknown> | Array<Record<string, unknown>>
@@ -27,6 +35,7 @@ export interface SamplingAnswer {
   stopReason?: string
 }
 
+/** The answer to `listRoots()`: the client's roots, each a `file://` URI with an optional name. */
 export interface RootsAnswer {
   roots: Array<{ uri: string; name?: string }>
 }

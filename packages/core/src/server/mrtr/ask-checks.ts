@@ -10,7 +10,8 @@ import {
   type InputKind,
   requiredCapabilitiesFor,
 } from '../../protocol/modern/capabilities.ts'
-import { type InputRequest, kindsOf } from './input-requests.ts'
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
+import { kindsOf } from './input-requests.ts'
 
 /** Refuses (-32021) to ask for input of a kind the client did not declare it can give. */
 export function assertDeclared(

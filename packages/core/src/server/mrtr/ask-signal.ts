@@ -5,7 +5,7 @@
  * let it propagate; one that catches it and returns something else is reported as a failure that
  * names the handler (see `RoundState.pendingAsk`). It carries no stack because it is control flow.
  */
-import type { InputRequest } from './input-requests.ts'
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 
 export class AskSignal {
   readonly name = 'AskSignal'

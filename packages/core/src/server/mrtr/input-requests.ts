@@ -8,70 +8,16 @@
 import type { z } from 'zod'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { InputKind } from '../../protocol/modern/capabilities.ts'
+import type {
+  CreateMessageParams,
+  ElicitationRequest,
+  ElicitUrlParams,
+  InputRequest,
+  RequestedSchema,
+  RootsRequest,
+  SamplingRequest,
+} from '../../protocol/modern/input-requests.ts'
 import { elicitationSchemaOf, isZodSchema } from '../../schema/validator.ts'
-
-/** The flat object schema of an elicitation form (primitive fields and string enums only). */
-export interface RequestedSchema {
-  type: 'object'
-  properties: Record<string, JsonObject>
-  required?: string[]
-  $schema?: string
-}
-
-export interface ElicitFormParams {
-  mode: 'form'
-  message: string
-  requestedSchema: RequestedSchema
-  _meta?: JsonObject
-}
-
-export interface ElicitUrlParams {
-  mode: 'url'
-  message: string
-  url: string
-  _meta?: JsonObject
-}
-
-export interface SamplingMessage {
-  role: 'user' | 'assistant'
-  content: JsonObject | JsonObject[]
-  _meta?: JsonObject
-}
-
-export interface CreateMessageParams {
-  messages: SamplingMessage[]
-  maxTokens: number
-  systemPrompt?: string
-  modelPreferences?: JsonObject
-  includeContext?: 'none' | 'thisServer' | 'allServers'
-  temperature?: number
-  stopSequences?: string[]
-  metadata?: JsonObject
-  tools?: JsonObject[]
-  toolChoice?: { mode: 'auto' | 'required' | 'none' }
-  _meta?: JsonObject
-}
-
-/** The content of an accepted form whose schema is raw JSON Schema. */
-export type ElicitationContent = Record<string, string | number | boolean | string[]>
-
-declare const contentType: unique symbol
-
-export interface ElicitationRequest<C = ElicitationContent> {
-  readonly method: 'elicitation/create'
-  readonly params: ElicitFormParams | ElicitUrlParams
-  /** Type only, never on the wire: the content an accepted answer carries. */
-  readonly [contentType]?: C
-}
-export interface SamplingRequest {
-  readonly method: 'sampling/createMessage'
-  readonly params: CreateMessageParams
-}
-export interface RootsRequest {
-  readonly method: 'roots/list'
-  readonly params?: JsonObject
-}
-export type InputRequest = ElicitationRequest<unknown> | SamplingRequest | RootsRequest
 
 /** The zod schema a form was built from, by request: kept off the wire and out of digests. */
 const contentSchemas = new WeakMap<object, z.ZodType>()
@@ -85,8 +31,21 @@ export function contentSchemaOf(request: InputRequest): z.ZodType | undefined {
  * from it and an accepted answer's content is parsed by it; with `requestedSchema` the form is
  * sent as written and the content is checked for its required fields.
  * @example
- * const answer = await ctx.ask('confirm', elicitForm({ message: 'Roll back?', schema: z.object({ confirm: z.boolean() }) }))
- * if (answer.action === 'accept' && answer.content.confirm) rollBack()
+ * ```ts
+ * import { createServer, elicitForm } from '@tessera/core'
+ * import { z } from 'zod'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ * app.tool('rollback', { description: 'Rolls a service back', input: z.object({ service: z.string() }) },
+ *   async ({ service }, ctx) => {
+ *     const answer = await ctx.ask('confirm', elicitForm({
+ *       message: `Roll ${service} back?`,
+ *       schema: z.object({ confirm: z.boolean() }),
+ *     }))
+ *     if (answer.action !== 'accept' || !answer.content.confirm) return 'Nothing was done.'
+ *     return `${service} rolled back.`
+ *   })
+ * ```
  */
 export function elicitForm<S extends z.ZodObject>(params: {
   message: string
@@ -113,7 +72,7 @@ export function elicitForm(params: {
       params: {
         mode: 'form' as const,
         ...rest,
-        requestedSchema: elicitationSchemaOf(schema) as unknown as RequestedSchema,
+        requestedSchema: elicitationSchemaOf(schema),
       },
     }
     contentSchemas.set(request, schema)

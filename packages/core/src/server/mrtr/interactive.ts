@@ -7,12 +7,13 @@
  * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
 import { TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn, publishDev, recordName } from '../../observation/dev-tap.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { GuardOutcome } from '../../security/replay/guard.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
-import { currentDevRequest, devTapOn, publishDev, recordName } from '../dev-tap.ts'
-import type { ServerCore } from '../server-core.ts'
+import type { Services } from '../services.ts'
 import {
   beginTask,
   type HandlerStart,
@@ -23,12 +24,14 @@ import {
 } from '../tasks/task-call.ts'
 import { assertDeclared, swallowedAsk } from './ask-checks.ts'
 import { AskSignal } from './ask-signal.ts'
-import type { InputRequest } from './input-requests.ts'
 import { isRoundPayload, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
+/** What running a round needs of the server. */
+export type RoundServices = Pick<Services, 'state' | 'guard' | 'telemetry' | 'maxRounds'>
+
 export interface InteractiveCall<R> {
-  core: ServerCore
+  services: RoundServices
   method: string
   params: JsonObject
   init: ContextInit
@@ -58,18 +61,18 @@ export interface InputRequiredWire {
  * `await` alike.
  */
 export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRequiredWire> {
-  const { core, method, params } = call
+  const { services, method, params } = call
   const incoming = readInputResponses(params.inputResponses)
   const token = params.requestState
   let binding: string | undefined
   let round = RoundState.empty()
   if (token !== undefined) {
-    binding = core.state.bind(method, params, call.init.exchange.auth)
-    const opened = core.state.open<{ m?: RoundPayload }>(token, binding, method)
+    binding = services.state.bind(method, params, call.init.exchange.auth)
+    const opened = services.state.open<{ m?: RoundPayload }>(token, binding, method)
     const payload = opened.payload?.m
     if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, payload, opened.nonce)
-    core.telemetry.round(payload.r, payload.s)
+    services.telemetry.round(payload.r, payload.s)
     if (devTapOn()) tapAnswered(opened.nonce, opened.expiresAt, payload, incoming)
   } else if (incoming !== undefined) {
     // Answers without a state can only be volunteered like arguments; a single-use target
@@ -99,13 +102,13 @@ function execute<R>(
 ): Promise<R | InputRequiredWire> {
   const once = async (): Promise<R | InputRequiredWire> => {
     if (call.task?.start === 'call') {
-      const created = await beginTask(call.task, round, ctx.idempotencyKey)
+      const created = await beginTask(call.task, round, ctx.request.idempotencyKey)
       if (created !== undefined) return created as R
     }
     let out: R
     try {
       const invoke = () => call.invoke(ctx)
-      out = await call.core.telemetry.step('handler', () => (starter ? starter.race(invoke()) : invoke()))
+      out = await call.services.telemetry.step('handler', () => (starter ? starter.race(invoke()) : invoke()))
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
@@ -129,18 +132,18 @@ async function guarded<R>(
   nonce: string,
   once: () => Promise<R | InputRequiredWire>,
 ): Promise<R | InputRequiredWire> {
-  const guard = call.core.guard
+  const guard = call.services.guard
   // A state sealed without the store's epoch (or on another) cannot be told from a replay by a
   // store that may have lost its records since: refused, like any state that does not hold.
   const epoch = round.payload?.e
   if (epoch === undefined) refuseStale(call)
   // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
-  const result = await call.core.telemetry.step('single-use guard', () =>
+  const result = await call.services.telemetry.step('single-use guard', () =>
     guard.run(
       nonce,
       single.what,
-      call.core.state.ttlSeconds * 1000,
+      call.services.state.ttlSeconds * 1000,
       once,
       (value) => (isWire(value) ? JSON.stringify(value) : (call.describe?.(value as R) ?? 'done')),
       epoch,
@@ -148,7 +151,7 @@ async function guarded<R>(
   )
   if (devTapOn()) tapSingleUse(nonce, single.what, result)
   if (result.status === 'stale') refuseStale(call)
-  call.core.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
+  call.services.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
   if (result.status === 'executed') return result.value
   if (result.status === 'in_progress') {
     // The twin of this answer may be storing its task right now: then that task is the answer.
@@ -185,7 +188,7 @@ function parseWire(outcome: string): InputRequiredWire | undefined {
 
 /** The answer's state was sealed on a replay store epoch that is gone: the fixed -32602, the reason logged. */
 function refuseStale(call: InteractiveCall<unknown>): never {
-  call.core.state.refuse('store-epoch', call.method)
+  call.services.state.refuse('store-epoch', call.method)
   throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
 }
 
@@ -198,26 +201,26 @@ async function ask<R>(
 ): Promise<R | InputRequiredWire> {
   const keys = Object.keys(signal.requests)
   if (keys.some((key) => round.isRefused(key))) return call.onRefusal()
-  if (round.round + 1 > call.core.maxRounds) {
+  if (round.round + 1 > call.services.maxRounds) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
   }
-  assertDeclared(ctx.clientCapabilities, signal.requests)
-  const binding = knownBinding ?? call.core.state.bind(call.method, call.params, call.init.exchange.auth)
+  assertDeclared(ctx.client.capabilities, signal.requests)
+  const binding = knownBinding ?? call.services.state.bind(call.method, call.params, call.init.exchange.auth)
   const payload: RoundPayload = {
     r: round.round + 1,
     q: keys.map((key) => [key, round.digestOf(key, signal.requests[key]!)]),
     g: round.gathered(),
   }
-  const first = round.payload?.s ?? call.core.telemetry.carry()
+  const first = round.payload?.s ?? call.services.telemetry.carry()
   if (first !== undefined) payload.s = first
   // Its answer will be claimed: on the store's epoch of now.
-  if (call.singleUse) payload.e = await call.core.guard.epoch()
+  if (call.singleUse) payload.e = await call.services.guard.epoch()
   const wire: InputRequiredWire = {
     resultType: 'input_required',
-    requestState: call.core.state.mint({ m: payload }, binding),
+    requestState: call.services.state.mint({ m: payload }, binding),
   }
   if (keys.length > 0) wire.inputRequests = { ...signal.requests }
-  if (devTapOn()) tapAsked(call.core, wire.requestState, binding, payload)
+  if (devTapOn()) tapAsked(call.services, wire.requestState, binding, payload)
   return wire
 }
 
@@ -247,8 +250,8 @@ function tapAnswered(
 }
 
 /** The development console's view of the state an ask just sealed (opened again, on the server's side). */
-function tapAsked(core: ServerCore, token: string, binding: string, payload: RoundPayload): void {
-  const sealed = core.state.peek(token, binding)
+function tapAsked(services: RoundServices, token: string, binding: string, payload: RoundPayload): void {
+  const sealed = services.state.peek(token, binding)
   if (sealed === undefined) return
   publishDev({
     type: 'round',

@@ -6,13 +6,18 @@
  * pinned to its key and to a digest of its question, so a reworded question asks again and a
  * reordered handler still finds each answer under its own key.
  */
+
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
 import type { CarriedSpan } from '../telemetry/carried-span.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
-import type { InputRequest } from './input-requests.ts'
 
+/**
+ * An answer as a sealed state or a task record carries it, in short fields: the key it was asked
+ * under, a digest of its question, and the validated answer. A task store keeps it as it is.
+ */
 export interface RecordedAnswer {
   /** The key the handler asked under. */
   k: string
@@ -44,21 +49,25 @@ export type AnswerLookup = { found: true; answer: Answer } | { found: false }
 export class RoundState {
   // Built on first use: most calls never ask, and this object is made for every one of them.
   /** Answers consumed by this run, in order; the next state carries them. */
-  private consumed: Map<string, RecordedAnswer> | undefined
-  private refused: Set<string> | undefined
-  private recordedByKey: Map<string, RecordedAnswer> | undefined
-  private askedByKey: Map<string, string> | undefined
+  #consumed: Map<string, RecordedAnswer> | undefined
+  #refused: Set<string> | undefined
+  #recordedByKey: Map<string, RecordedAnswer> | undefined
+  #askedByKey: Map<string, string> | undefined
   /** The digests of the questions this run looked up, for the state its ask mints. */
-  private digestsByKey: Map<string, { request: InputRequest; digest: string }> | undefined
+  #digestsByKey: Map<string, { request: InputRequest; digest: string }> | undefined
   /** The ask this run threw, until the pipeline takes it: set after a normal return, it was swallowed. */
   pendingAsk: AskSignal | undefined
+  /** The answers sent with this request, by key. */
+  readonly #incoming: Record<string, unknown> | undefined
 
   constructor(
-    private readonly incoming: Record<string, unknown> | undefined,
+    incoming: Record<string, unknown> | undefined,
     readonly payload: RoundPayload | undefined,
     /** Nonce of the verified state this request carried, if any: the single-use key. */
     readonly nonce: string | undefined,
-  ) {}
+  ) {
+    this.#incoming = incoming
+  }
 
   static empty(): RoundState {
     return new RoundState(undefined, undefined, undefined)
@@ -70,33 +79,33 @@ export class RoundState {
 
   /** Whether the answer to `key` in this call was a decline or a cancel. */
   isRefused(key: string): boolean {
-    return this.refused?.has(key) === true
+    return this.#refused?.has(key) === true
   }
 
   /** Finds the answer to `request` under `key`: recorded in an earlier round, or sent with this request. */
   lookup(key: string, request: InputRequest): AnswerLookup {
     const digest = questionDigest(request)
-    this.digestsByKey ??= new Map()
-    this.digestsByKey.set(key, { request, digest })
-    const earlier = this.recorded.get(key)
+    this.#digestsByKey ??= new Map()
+    this.#digestsByKey.set(key, { request, digest })
+    const earlier = this.#recorded.get(key)
     let raw: unknown
     if (earlier !== undefined && earlier.d === digest) {
       raw = earlier.a
     } else {
-      raw = this.incoming?.[key]
+      raw = this.#incoming?.[key]
       if (raw === undefined) return { found: false }
       // With a state, only answers to the questions that state asked count; without one (first
       // round) an answer can only be the client volunteering it, like an argument.
-      if (this.asked !== undefined && this.asked.get(key) !== digest) return { found: false }
+      if (this.#asked !== undefined && this.#asked.get(key) !== digest) return { found: false }
     }
     const read = readAnswer(request, raw)
     // An unreadable answer is no answer: the question is asked again.
     if (read === undefined) return { found: false }
-    this.consumed ??= new Map()
-    this.consumed.set(key, { k: key, d: digest, a: read.record })
+    this.#consumed ??= new Map()
+    this.#consumed.set(key, { k: key, d: digest, a: read.record })
     if (isRefusal(read.answer)) {
-      this.refused ??= new Set()
-      this.refused.add(key)
+      this.#refused ??= new Set()
+      this.#refused.add(key)
     }
     return { found: true, answer: read.answer }
   }
@@ -106,31 +115,31 @@ export class RoundState {
    * question object (an ask looks up every question it throws), otherwise computed now.
    */
   digestOf(key: string, request: InputRequest): string {
-    const looked = this.digestsByKey?.get(key)
+    const looked = this.#digestsByKey?.get(key)
     return looked?.request === request ? looked.digest : questionDigest(request)
   }
 
   /** What the next state records: the answers this run consumed, in order. */
   gathered(): RecordedAnswer[] {
-    return this.consumed ? [...this.consumed.values()] : []
+    return this.#consumed ? [...this.#consumed.values()] : []
   }
 
   /** Every answer this call holds now: those of earlier rounds, replaced by any consumed in this run. */
   carried(): RecordedAnswer[] {
-    const all = new Map(this.recorded)
-    for (const [key, entry] of this.consumed ?? []) all.set(key, entry)
+    const all = new Map(this.#recorded)
+    for (const [key, entry] of this.#consumed ?? []) all.set(key, entry)
     return [...all.values()]
   }
 
-  private get recorded(): Map<string, RecordedAnswer> {
-    this.recordedByKey ??= new Map((this.payload?.g ?? []).map((entry) => [entry.k, entry]))
-    return this.recordedByKey
+  get #recorded(): Map<string, RecordedAnswer> {
+    this.#recordedByKey ??= new Map((this.payload?.g ?? []).map((entry) => [entry.k, entry]))
+    return this.#recordedByKey
   }
 
-  private get asked(): Map<string, string> | undefined {
+  get #asked(): Map<string, string> | undefined {
     if (this.payload === undefined) return undefined
-    this.askedByKey ??= new Map(this.payload.q)
-    return this.askedByKey
+    this.#askedByKey ??= new Map(this.payload.q)
+    return this.#askedByKey
   }
 }
 

@@ -7,6 +7,8 @@
  */
 
 import { TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
+import type { Logger } from '../../observation/logger.ts'
 import type { OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import {
@@ -19,13 +21,16 @@ import {
   type RequestStateCodec,
   type StateKey,
   type StateMode,
-  type StateRefusal,
   unboundBinder,
 } from '../../security/request-state/index.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
-import type { Logger } from '../logger.ts'
-import { refusalLabel, type Telemetry } from '../telemetry/telemetry.ts'
+import type { Telemetry } from '../telemetry/telemetry.ts'
+import { refusalLabel, type StateRefusalReason } from './state-refusals.ts'
 
+/**
+ * How the server seals and binds its requestStates (`ServerOptions.requestState`): the key ring,
+ * sealed or signed, their lifetime, and what each state is bound to. Without `keys` an ephemeral
+ * key serves this process only.
+ */
 export interface RequestStateOptions {
   /** Key ring: the first key seals, every key opens. Omit for an ephemeral key (one process only). */
   keys?: readonly StateKey[]
@@ -54,7 +59,6 @@ export const REQUEST_STATE_OPTION_NAMES = {
  * `store-epoch`: the state verified, but the replay store it would be claimed in lost its
  * records since it was sealed (it is on another epoch), so a replay could not be told apart.
  */
-export type StateRefusalReason = StateRefusal | 'no-stable-principal' | 'store-epoch'
 
 export interface StateMetrics {
   openedByKey: Record<string, number>
@@ -69,35 +73,40 @@ export class StateService {
   readonly ephemeral: boolean
   /** Whether the codec holds a key to seal with (an ephemeral one counts: it serves one process). */
   readonly keysLoaded: boolean
-  private readonly codec: RequestStateCodec
-  private readonly binder: Binder
-  private readonly identity: string
-  private readonly metrics: StateMetrics = { openedByKey: {}, refused: {}, minted: 0 }
+  readonly #codec: RequestStateCodec
+  readonly #binder: Binder
+  readonly #identity: string
+  readonly #metrics: StateMetrics = { openedByKey: {}, refused: {}, minted: 0 }
+
+  readonly #logger: Logger
+  readonly #telemetry: Telemetry
 
   constructor(
     options: RequestStateOptions | undefined,
     serverName: string,
-    private readonly logger: Logger,
-    private readonly telemetry: Telemetry,
+    logger: Logger,
+    telemetry: Telemetry,
   ) {
+    this.#logger = logger
+    this.#telemetry = telemetry
     this.ephemeral = options?.keys === undefined || options.keys.length === 0
     const keys = this.ephemeral ? [generateStateKey('ephemeral')] : options!.keys!
-    this.codec = createRequestStateCodec({
+    this.#codec = createRequestStateCodec({
       keys,
       mode: options?.mode ?? 'sealed',
       ttlSeconds: options?.ttlSeconds ?? 600,
       clock: options?.clock,
       maxTokenLength: 65_536,
     })
-    this.ttlSeconds = this.codec.ttlSeconds
+    this.ttlSeconds = this.#codec.ttlSeconds
     this.keysLoaded = keys.length > 0
-    this.binder = options?.binder === false ? unboundBinder : (options?.binder ?? originatingRequestBinder())
-    this.identity = options?.identity ?? serverName
+    this.#binder = options?.binder === false ? unboundBinder : (options?.binder ?? originatingRequestBinder())
+    this.#identity = options?.identity ?? serverName
   }
 
   /** The binding of a call, or a refusal when the caller has no stable identity to bind to. */
   bind(method: string, params: JsonObject | undefined, auth: AuthInfo | undefined): string {
-    const result = this.binder({ audience: this.identity, method, params, auth })
+    const result = this.#binder({ audience: this.#identity, method, params, auth })
     if (!result.ok) {
       this.refuse(result.reason, method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
@@ -106,8 +115,8 @@ export class StateService {
   }
 
   mint(payload: unknown, binding: string): string {
-    this.metrics.minted++
-    return this.telemetry.step('requestState seal', () => this.codec.mint(payload, binding))
+    this.#metrics.minted++
+    return this.#telemetry.step('requestState seal', () => this.#codec.mint(payload, binding))
   }
 
   /** Opens a state or throws the one fixed -32602; the reason goes to logs and metrics only. */
@@ -116,27 +125,27 @@ export class StateService {
       this.refuse('malformed', method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
-    const opened = this.telemetry.step('requestState open', () => this.codec.open<T>(token, binding))
+    const opened = this.#telemetry.step('requestState open', () => this.#codec.open<T>(token, binding))
     if (!opened.ok) {
       this.refuse(opened.reason, method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
-    this.metrics.openedByKey[opened.keyId] = (this.metrics.openedByKey[opened.keyId] ?? 0) + 1
-    this.telemetry.opened(opened.keyId)
+    this.#metrics.openedByKey[opened.keyId] = (this.#metrics.openedByKey[opened.keyId] ?? 0) + 1
+    this.#telemetry.opened(opened.keyId)
     return opened
   }
 
   snapshot(): StateMetrics {
-    return structuredClone(this.metrics)
+    return structuredClone(this.#metrics)
   }
 
   /** Counts, reports and logs a refusal; the caller throws the one fixed -32602. */
   refuse(reason: StateRefusalReason, method: string): void {
     // A binder the application wrote may return any reason: the counts keep to the fixed set.
     const label = refusalLabel(reason)
-    this.metrics.refused[label] = (this.metrics.refused[label] ?? 0) + 1
-    this.telemetry.refused(label)
-    this.logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
+    this.#metrics.refused[label] = (this.#metrics.refused[label] ?? 0) + 1
+    this.#telemetry.refused(label)
+    this.#logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
     if (devTapOn()) publishDev({ type: 'state-refused', request: currentDevRequest()?.id, reason, method })
   }
 
@@ -145,7 +154,7 @@ export class StateService {
    * counting, and undefined when it does not open.
    */
   peek(token: string, binding: string): Extract<OpenedState<unknown>, { ok: true }> | undefined {
-    const opened = this.codec.open(token, binding)
+    const opened = this.#codec.open(token, binding)
     return opened.ok ? opened : undefined
   }
 }

@@ -5,16 +5,17 @@
  * request's id as `subscriptionId` (same JSON type). Progress and log messages never go here.
  */
 import { SuccessStatus, TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
-import { permits, readScopes, requireScopes } from '../authorization.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
+import type { Reply, StreamSink } from '../../reply.ts'
+import { permits, requireScopes } from '../authorization.ts'
+import { readScopes } from '../catalogue.ts'
 import { clipped, type MethodCall } from '../methods/method-call.ts'
 import { requireTaskScopes } from '../methods/tasks.ts'
 import type { ServerEvent } from '../notification-bus.ts'
 import { detailedTask } from '../tasks/task-record.ts'
-import type { Reply, StreamSink } from './reply.ts'
 
 interface Filter {
   toolsListChanged?: true
@@ -44,7 +45,7 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
     status: SuccessStatus.ok,
     open(sink) {
       sink.send(notification('notifications/subscriptions/acknowledged', id, { notifications: filter }))
-      const unsubscribe = call.core.bus.subscribe((event) => {
+      const unsubscribe = call.services.bus.subscribe((event) => {
         if (event.type === 'shutdown') {
           unsubscribe()
           sink.end(listenClosed(id))
@@ -58,13 +59,13 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
         if (method === undefined) return
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
       })
-      call.core.telemetry.listenStreams(1)
-      call.core.logger.debug({ event: 'listen_opened', subscriptionId: id }, 'listen stream opened')
+      call.services.telemetry.listenStreams(1)
+      call.services.logger.debug({ event: 'listen_opened', subscriptionId: id }, 'listen stream opened')
       const devRequest = devTapOn() ? currentDevRequest()?.id : undefined
       if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: true })
       sink.onClose(() => {
         unsubscribe()
-        call.core.telemetry.listenStreams(-1)
+        call.services.telemetry.listenStreams(-1)
         if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: false })
       })
     },
@@ -78,7 +79,7 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
  * refused as `tasks/get` would refuse it (403).
  */
 async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]> {
-  if (!Array.isArray(requested) || !call.core.tools.hasTasks()) return []
+  if (!Array.isArray(requested) || !call.catalogue.tools.hasTasks()) return []
   if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) return []
   const wanted = [...new Set(requested.filter((v): v is string => typeof v === 'string'))].slice(
     0,
@@ -86,12 +87,14 @@ async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]>
   )
   const own: string[] = []
   for (const taskId of wanted) {
-    const found = await call.core.tasks.service.find(taskId, call.exchange.auth).catch((error: unknown) => {
-      if (error instanceof TesseraError && error.code === 'TESSERA_INVALID_PARAMS') return undefined
-      throw error
-    })
+    const found = await call.services.tasks.service
+      .find(taskId, call.exchange.auth)
+      .catch((error: unknown) => {
+        if (error instanceof TesseraError && error.code === 'TESSERA_INVALID_PARAMS') return undefined
+        throw error
+      })
     if (found === undefined) continue
-    requireTaskScopes(call.core, found, call.exchange.auth)
+    requireTaskScopes(call.catalogue, found, call.exchange.auth)
     own.push(taskId)
   }
   return own
@@ -106,7 +109,9 @@ async function sendTask(
 ): Promise<void> {
   let task = event.task
   if (task === undefined) {
-    const stored = await call.core.tasks.service.read(event.taskId, call.exchange.auth).catch(() => undefined)
+    const stored = await call.services.tasks.service
+      .read(event.taskId, call.exchange.auth)
+      .catch(() => undefined)
     if (stored === undefined) return
     task = detailedTask(stored)
   }
@@ -115,7 +120,7 @@ async function sendTask(
 
 /** The subset of the requested filter this server will actually deliver. */
 function honoured(call: MethodCall, requested: JsonObject): Filter {
-  const caps = call.core.capabilities()
+  const caps = call.catalogue.capabilities()
   const filter: Filter = {}
   if (requested.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true
   if (requested.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true
@@ -138,7 +143,7 @@ function followable(call: MethodCall, uris: unknown[]): string[] {
   const followed = new Set<string>()
   for (const uri of uris.slice(0, MAX_RESOURCE_SUBSCRIPTIONS)) {
     if (typeof uri !== 'string' || uri === '' || uri.length > MAX_URI_LENGTH) continue
-    const scopes = readScopes(call.core, uri)
+    const scopes = readScopes(call.catalogue, uri)
     if (scopes === undefined) continue
     requireScopes(scopes, call.exchange.auth, `Resource '${clipped(uri)}'`)
     followed.add(uri)
@@ -153,7 +158,7 @@ function followable(call: MethodCall, uris: unknown[]): string[] {
 function follows(call: MethodCall, filter: Filter, uri: string): boolean {
   const followed = filter.resourceSubscriptions
   if (followed === undefined || !followed.some((u) => uri === u || uri.startsWith(`${u}/`))) return false
-  return permits(readScopes(call.core, uri) ?? [], call.exchange.auth)
+  return permits(readScopes(call.catalogue, uri) ?? [], call.exchange.auth)
 }
 
 function deliver(call: MethodCall, filter: Filter, event: ServerEvent): string | undefined {

@@ -42,20 +42,20 @@ const PROMPT_CONFIG_NAMES = {
 } as const satisfies OptionNames<PromptConfig>
 
 export class PromptRegistry {
-  private readonly prompts = new Map<string, RegisteredPrompt>()
-  private listCache: JsonObject[] | undefined
+  readonly #prompts = new Map<string, RegisteredPrompt>()
+  #listCache: JsonObject[] | undefined
 
   get size(): number {
-    return this.prompts.size
+    return this.#prompts.size
   }
 
   get(name: string): RegisteredPrompt | undefined {
-    return this.prompts.get(name)
+    return this.#prompts.get(name)
   }
 
   register(name: string, config: PromptConfig, handler: AnyPromptHandler): void {
     assertName('Prompt', name)
-    if (this.prompts.has(name)) {
+    if (this.#prompts.has(name)) {
       throw new TypeError(
         `Prompt '${name}' is already registered; remove it first (removePrompt) to replace it.`,
       )
@@ -71,7 +71,7 @@ export class PromptRegistry {
     if (args.length > 0) d.arguments = args
     if (config.icons !== undefined) d.icons = config.icons
     if (config._meta !== undefined) d._meta = config._meta
-    this.prompts.set(name, {
+    this.#prompts.set(name, {
       name,
       descriptor: d,
       arguments: args,
@@ -80,23 +80,23 @@ export class PromptRegistry {
       handler,
       scopes: registeredScopes(config.scopes, `Prompt '${name}'`),
     })
-    this.listCache = undefined
+    this.#listCache = undefined
   }
 
   remove(name: string): boolean {
-    const removed = this.prompts.delete(name)
-    if (removed) this.listCache = undefined
+    const removed = this.#prompts.delete(name)
+    if (removed) this.#listCache = undefined
     return removed
   }
 
   list(): readonly JsonObject[] {
-    this.listCache ??= [...this.prompts.values()].map((p) => p.descriptor)
-    return this.listCache
+    this.#listCache ??= [...this.#prompts.values()].map((p) => p.descriptor)
+    return this.#listCache
   }
 
   /** The descriptors of the prompts `auth` holds the scopes of. */
   listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
-    return visibleTo(this.prompts.values(), auth) ?? this.list()
+    return visibleTo(this.#prompts.values(), auth) ?? this.list()
   }
 }
 

@@ -57,18 +57,18 @@ const TEMPLATE_CONFIG_NAMES = {
 } as const satisfies OptionNames<TemplateConfig>
 
 export class ResourceRegistry {
-  private readonly resources = new Map<string, RegisteredResource>()
-  private readonly templates = new Map<string, RegisteredTemplate>()
-  private resourceList: JsonObject[] | undefined
-  private templateList: JsonObject[] | undefined
+  readonly #resources = new Map<string, RegisteredResource>()
+  readonly #templates = new Map<string, RegisteredTemplate>()
+  #resourceList: JsonObject[] | undefined
+  #templateList: JsonObject[] | undefined
 
   get size(): number {
-    return this.resources.size + this.templates.size
+    return this.#resources.size + this.#templates.size
   }
 
   register(uri: string, config: ResourceConfig, handler: AnyResourceHandler): void {
     assertUri(uri)
-    if (this.resources.has(uri)) {
+    if (this.#resources.has(uri)) {
       throw new TypeError(
         `Resource '${uri}' is already registered; remove it first (removeResource) to replace it.`,
       )
@@ -78,18 +78,18 @@ export class ResourceRegistry {
       throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
     assertCacheHint(config.cache)
-    this.resources.set(uri, {
+    this.#resources.set(uri, {
       uri,
       descriptor: describe({ uri }, config),
       cache: config.cache,
       handler,
       scopes: registeredScopes(config.scopes, `Resource '${uri}'`),
     })
-    this.resourceList = undefined
+    this.#resourceList = undefined
   }
 
   registerTemplate(uriTemplate: string, config: TemplateConfig, handler: AnyTemplateHandler): void {
-    if (this.templates.has(uriTemplate)) {
+    if (this.#templates.has(uriTemplate)) {
       throw new TypeError(
         `Resource template '${uriTemplate}' is already registered; remove it first (removeResource) to replace it.`,
       )
@@ -104,7 +104,7 @@ export class ResourceRegistry {
       throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
     assertCacheHint(config.cache)
     const template = compileUriTemplate(uriTemplate)
-    this.templates.set(uriTemplate, {
+    this.#templates.set(uriTemplate, {
       template,
       descriptor: describe({ uriTemplate }, config),
       cache: config.cache,
@@ -112,50 +112,50 @@ export class ResourceRegistry {
       handler,
       scopes: registeredScopes(config.scopes, `Resource template '${uriTemplate}'`),
     })
-    this.templateList = undefined
+    this.#templateList = undefined
   }
 
   remove(uri: string): boolean {
-    const removed = this.resources.delete(uri) || this.templates.delete(uri)
-    this.resourceList = undefined
-    this.templateList = undefined
+    const removed = this.#resources.delete(uri) || this.#templates.delete(uri)
+    this.#resourceList = undefined
+    this.#templateList = undefined
     return removed
   }
 
   getStatic(uri: string): RegisteredResource | undefined {
-    return this.resources.get(uri)
+    return this.#resources.get(uri)
   }
 
   getTemplate(uriTemplate: string): RegisteredTemplate | undefined {
-    return this.templates.get(uriTemplate)
+    return this.#templates.get(uriTemplate)
   }
 
   /** Templates whose pattern matches `uri`, with the extracted variables. */
   *matching(uri: string): Generator<[RegisteredTemplate, Record<string, string>]> {
-    for (const t of this.templates.values()) {
+    for (const t of this.#templates.values()) {
       const vars = t.template.match(uri)
       if (vars !== undefined) yield [t, vars]
     }
   }
 
   list(): readonly JsonObject[] {
-    this.resourceList ??= [...this.resources.values()].map((r) => r.descriptor)
-    return this.resourceList
+    this.#resourceList ??= [...this.#resources.values()].map((r) => r.descriptor)
+    return this.#resourceList
   }
 
   listTemplates(): readonly JsonObject[] {
-    this.templateList ??= [...this.templates.values()].map((t) => t.descriptor)
-    return this.templateList
+    this.#templateList ??= [...this.#templates.values()].map((t) => t.descriptor)
+    return this.#templateList
   }
 
   /** The descriptors of the resources `auth` holds the scopes of. */
   listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
-    return visibleTo(this.resources.values(), auth) ?? this.list()
+    return visibleTo(this.#resources.values(), auth) ?? this.list()
   }
 
   /** The descriptors of the templates `auth` holds the scopes of. */
   listTemplatesFor(auth: AuthInfo | undefined): readonly JsonObject[] {
-    return visibleTo(this.templates.values(), auth) ?? this.listTemplates()
+    return visibleTo(this.#templates.values(), auth) ?? this.listTemplates()
   }
 }
 

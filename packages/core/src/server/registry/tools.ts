@@ -43,20 +43,20 @@ export interface ToolTask {
 export type AnyToolHandler = (args: Record<string, unknown>, ctx: RequestContext) => unknown
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, RegisteredTool>()
-  private listCache: JsonObject[] | undefined
+  readonly #tools = new Map<string, RegisteredTool>()
+  #listCache: JsonObject[] | undefined
 
   get size(): number {
-    return this.tools.size
+    return this.#tools.size
   }
 
   get(name: string): RegisteredTool | undefined {
-    return this.tools.get(name)
+    return this.#tools.get(name)
   }
 
   /** Whether any tool registered now may run as a task. */
   hasTasks(): boolean {
-    for (const tool of this.tools.values()) if (tool.task !== undefined) return true
+    for (const tool of this.#tools.values()) if (tool.task !== undefined) return true
     return false
   }
 
@@ -67,12 +67,12 @@ export class ToolRegistry {
 
   /** The names of the single-use tools registered now. */
   singleUseNames(): string[] {
-    return [...this.tools].filter(([, tool]) => tool.singleUse).map(([name]) => name)
+    return [...this.#tools].filter(([, tool]) => tool.singleUse).map(([name]) => name)
   }
 
   register(name: string, config: ToolConfig, handler: AnyToolHandler): RegisteredTool {
     assertName('Tool', name)
-    if (this.tools.has(name)) {
+    if (this.#tools.has(name)) {
       throw new TypeError(`Tool '${name}' is already registered; remove it first (removeTool) to replace it.`)
     }
     assertKnownOptions(config, TOOL_CONFIG_NAMES, `Tool '${name}'`, { required: true })
@@ -101,26 +101,26 @@ export class ToolRegistry {
       task: toolTask(config.task, `Tool '${name}'`),
       trace: toolTrace(config.trace, `Tool '${name}'`),
     }
-    this.tools.set(name, tool)
-    this.listCache = undefined
+    this.#tools.set(name, tool)
+    this.#listCache = undefined
     return tool
   }
 
   remove(name: string): boolean {
-    const removed = this.tools.delete(name)
-    if (removed) this.listCache = undefined
+    const removed = this.#tools.delete(name)
+    if (removed) this.#listCache = undefined
     return removed
   }
 
   /** Descriptors in registration order, computed once per change. */
   list(): readonly JsonObject[] {
-    this.listCache ??= [...this.tools.values()].map((t) => t.descriptor)
-    return this.listCache
+    this.#listCache ??= [...this.#tools.values()].map((t) => t.descriptor)
+    return this.#listCache
   }
 
   /** The descriptors of the tools `auth` holds the scopes of. */
   listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
-    return visibleTo(this.tools.values(), auth) ?? this.list()
+    return visibleTo(this.#tools.values(), auth) ?? this.list()
   }
 }
 

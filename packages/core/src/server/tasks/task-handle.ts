@@ -12,8 +12,15 @@ export interface TaskReport {
   progress?: { progress: number; total?: number }
 }
 
+/**
+ * `ctx.task`: the task a handler runs as. Its status messages and progress are written to the
+ * task record, one write at a time and coalesced; its `signal` aborts when the task is cancelled
+ * or its worker lost the lease.
+ */
 export class TaskHandle {
+  /** The task's id, as the client polls it. */
   readonly id: string
+  /** Aborts when the task is cancelled or its worker lost the lease. */
   readonly signal: AbortSignal
   readonly #write: (report: TaskReport) => Promise<void>
   #pending: TaskReport | undefined

@@ -9,10 +9,14 @@
 import type { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
+import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { Implementation } from '../../protocol/modern/request-meta.ts'
-import type { InputRequest } from '../mrtr/input-requests.ts'
 import type { RecordedAnswer } from '../mrtr/round-state.ts'
 
+/**
+ * Where a task is: `working`, `input_required` (waiting for answers through `tasks/update`), or
+ * ended `completed`, `failed` or `cancelled`.
+ */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled'
 
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled'])
@@ -39,7 +43,7 @@ export interface TaskCall {
    */
   scopes?: string[]
   /**
-   * The `ctx.idempotencyKey` of the single-use answer the task acts on: a run after its worker
+   * The `ctx.request.idempotencyKey` of the single-use answer the task acts on: a run after its worker
    * died gets it again, so a handler that stored it with its work finds that work.
    */
   idempotencyKey?: string
@@ -51,6 +55,11 @@ export interface TaskCall {
   round: number
 }
 
+/**
+ * What a task store keeps per task: its status and what it reports, its owner and lifetime, the
+ * lease of the worker running it, and the call it runs. Written only at the version the writer
+ * read (`TaskStore.replace`).
+ */
 export interface TaskRecord {
   id: string
   /**
@@ -109,9 +118,8 @@ export function createTaskResult(task: TaskRecord): JsonObject {
 export function detailedTask(task: TaskRecord): JsonObject {
   const out = taskFields(task)
   if (task.status === 'input_required' && task.inputs !== undefined) {
-    const requests: JsonObject = {}
-    for (const [key, input] of Object.entries(task.inputs))
-      requests[key] = input.request as unknown as JsonObject
+    const requests: Record<string, InputRequest> = {}
+    for (const [key, input] of Object.entries(task.inputs)) requests[key] = input.request
     out.inputRequests = requests
   }
   if (task.status === 'completed' && task.result !== undefined) out.result = task.result

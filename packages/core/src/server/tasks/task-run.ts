@@ -7,7 +7,7 @@
  * used before), a protocol error (failed), or a stop after a cancel (cancelled).
  */
 import { TesseraError } from '../../errors.ts'
-import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, ResultObject } from '../../protocol/jsonrpc/message.ts'
 import { keepLease } from '../../security/replay/lease.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
@@ -29,11 +29,11 @@ import type { TaskService } from './task-service.ts'
 export interface TaskBody {
   /** For messages: `Tool 'deploy'`. */
   target: string
-  run(ctx: RequestContext): Promise<JsonObject>
+  run(ctx: RequestContext): Promise<ResultObject>
   /** What a throw that is neither an ask nor a protocol error becomes (an `isError` tool result). */
-  failure(error: unknown, signal: AbortSignal): JsonObject
+  failure(error: unknown, signal: AbortSignal): ResultObject
   /** The result of a call one of whose questions was declined or cancelled. */
-  refusal(): JsonObject
+  refusal(): ResultObject
 }
 
 export interface TaskRunner {

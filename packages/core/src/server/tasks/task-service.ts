@@ -8,14 +8,14 @@
  * `working`, and the late worker, should it wake, can no longer write.
  */
 import { TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
+import type { Logger } from '../../observation/logger.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../dev-tap.ts'
 import { principalKey } from '../handshake/principal.ts'
-import type { Logger } from '../logger.ts'
 import type { NotificationBus } from '../notification-bus.ts'
 import type { Telemetry } from '../telemetry/telemetry.ts'
 import {

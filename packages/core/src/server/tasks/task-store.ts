@@ -12,6 +12,7 @@ import type { TaskRecord } from './task-record.ts'
 /** How a `create` ended: stored, or why not. */
 export type TaskCreation = 'created' | 'taken' | 'full' | 'owner-full'
 
+/** The bounds `TaskStore.create` checks in the same atomic step as it stores the task. */
 export interface TaskLimits {
   /**
    * The most unexpired tasks one owner may have, the new one included: a create beyond it is
@@ -21,6 +22,11 @@ export interface TaskLimits {
   maxPerOwner?: number
 }
 
+/**
+ * The port every task store implements (the `tasks` of `Stores`): create within an owner's
+ * bound, read, and replace at a known version. What a task means is decided in core on top of it,
+ * so every store behaves alike.
+ */
 export interface TaskStore {
   /**
    * Stores a new task (durably, before this resolves): `'created'`, or `'taken'` (its id is
@@ -36,6 +42,7 @@ export interface TaskStore {
    * same version, one wins.
    */
   replace(id: string, version: number, next: TaskRecord): Promise<boolean>
+  /** Releases what the store holds; the server calls it once, from `close()`. */
   close(): Promise<void>
 }
 
@@ -50,9 +57,11 @@ export function isExpired(task: Pick<TaskRecord, 'expiresAt'>, now: number): boo
   return task.expiresAt !== null && task.expiresAt <= now
 }
 
+/** The bound and the clock of `memoryTaskStore`. */
 export interface MemoryTaskStoreOptions {
-  /** Tasks kept at most (default 10 000); `create` answers false beyond it. */
+  /** Tasks kept at most (default 10 000); `create` answers `'full'` beyond it. */
   maxTasks?: number
+  /** The clock, in epoch milliseconds (default `Date.now`); tests fix it. */
   now?: () => number
 }
 
@@ -61,6 +70,10 @@ const MEMORY_TASK_STORE_OPTIONS = {
   now: true,
 } as const satisfies OptionNames<MemoryTaskStoreOptions>
 
+/**
+ * The task store of one process: tasks in its memory, bounded in count, the expired ones swept
+ * when it is full, all lost on a restart. A server uses it when `stores.tasks` is not given.
+ */
 export function memoryTaskStore(options?: MemoryTaskStoreOptions): TaskStore {
   if (options !== undefined) assertKnownOptions(options, MEMORY_TASK_STORE_OPTIONS, 'memoryTaskStore')
   const max = options?.maxTasks ?? 10_000

@@ -17,7 +17,8 @@ import {
   textOf,
 } from '../../../../../test/helpers/mcp-http.ts'
 import { pollTask, TASK_CAPS, TASKS_EXTENSION } from '../../../../../test/helpers/tasks.ts'
-import { createServer, type McpServer } from '../create-server.ts'
+import { createServer } from '../create-server.ts'
+import type { McpServer } from '../mcp-server.ts'
 import { elicitForm } from '../mrtr/input-requests.ts'
 
 const form = (message: string) => elicitForm({ message, schema: z.object({ value: z.string() }) })

@@ -13,7 +13,8 @@ import { capturingLogger, errorOf, resultOf, textOf } from '../../../../../test/
 import { pollTask, TASK_CAPS, TASKS_EXTENSION } from '../../../../../test/helpers/tasks.ts'
 import { sleep } from '../../../../../test/helpers/timing.ts'
 import { TesseraError } from '../../errors.ts'
-import { createServer, type McpServer } from '../create-server.ts'
+import { createServer } from '../create-server.ts'
+import type { McpServer } from '../mcp-server.ts'
 import { ToolError } from '../tool-error.ts'
 
 function abortable(ms: number, signal: AbortSignal): Promise<void> {

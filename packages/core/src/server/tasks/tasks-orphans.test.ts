@@ -32,8 +32,8 @@ function server() {
     stores: { tasks },
   })
   app.tool('keyed', { description: 'reports its key', task: 'optional' }, async (_a, ctx) => {
-    runs.push(ctx.idempotencyKey)
-    return `ran under ${ctx.idempotencyKey}`
+    runs.push(ctx.request.idempotencyKey)
+    return `ran under ${ctx.request.idempotencyKey}`
   })
   return { app, tasks, runs }
 }

@@ -21,7 +21,8 @@ import {
 } from '../../../../../test/helpers/mcp-http.ts'
 import { pollTask, TASK_CAPS } from '../../../../../test/helpers/tasks.ts'
 import { sleep } from '../../../../../test/helpers/timing.ts'
-import { createServer, type McpServer } from '../create-server.ts'
+import { createServer } from '../create-server.ts'
+import type { McpServer } from '../mcp-server.ts'
 import { memoryNotificationBus, type NotificationBus } from '../notification-bus.ts'
 import { memoryTaskStore, type TaskStore } from './task-store.ts'
 

@@ -20,7 +20,8 @@ import {
 } from '../../../../../test/helpers/mcp-http.ts'
 import { type InstalledOtel, installOtel } from '../../../../../test/helpers/otel.ts'
 import { generateStateKey } from '../../security/request-state/index.ts'
-import { createServer, type McpServer } from '../create-server.ts'
+import { createServer } from '../create-server.ts'
+import type { McpServer } from '../mcp-server.ts'
 import { elicitForm } from '../mrtr/input-requests.ts'
 
 let otel: InstalledOtel

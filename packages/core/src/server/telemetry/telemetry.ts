@@ -20,7 +20,7 @@ import { wireMappings } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { HANDSHAKE_VERSIONS, MODERN_VERSIONS } from '../../protocol/modern/vocabulary.ts'
-import type { StateRefusalReason } from '../mrtr/state-service.ts'
+import { refusalLabel } from '../mrtr/state-refusals.ts'
 import type { CarriedSpan } from './carried-span.ts'
 import {
   type Attributes,
@@ -72,17 +72,6 @@ const ERROR_TYPES: ReadonlySet<string> = new Set([
   ),
   'tool_error',
 ])
-// A record keyed by the union: a reason added to the type without a label here fails to compile.
-const REFUSALS: Readonly<Record<StateRefusalReason, true>> = {
-  malformed: true,
-  'unknown-key': true,
-  mac: true,
-  expired: true,
-  'not-yet-valid': true,
-  binding: true,
-  'no-stable-principal': true,
-  'store-epoch': true,
-}
 const SINGLE_USE_OUTCOMES: ReadonlySet<string> = new Set([
   'executed',
   'replayed',
@@ -107,11 +96,6 @@ const STORE_OPERATIONS: ReadonlySet<string> = new Set([
 /** `value` when it is in `allowed`, else `OTHER`. */
 function bounded(value: unknown, allowed: ReadonlySet<unknown>): string {
   return allowed.has(value) ? String(value) : OTHER
-}
-
-/** A requestState refusal reason as metrics and `stateMetrics` count it: one of a fixed set. */
-export function refusalLabel(reason: string): string {
-  return Object.hasOwn(REFUSALS, reason) ? reason : OTHER
 }
 
 interface Instruments {

@@ -1,4 +1,3 @@
-import type { Worker } from 'node:cluster'
 import { EventEmitter } from 'node:events'
 import { describe, expect, it, vi } from 'vitest'
 import { stopWorker } from './cluster-primary.ts'
@@ -22,7 +21,7 @@ function exitingWorker() {
 describe('stopWorker', () => {
   it('signalsAWorkerWhoseChannelClosedInsteadOfFailingOnTheSend', async () => {
     const worker = exitingWorker()
-    const stopped = stopWorker(worker as unknown as Worker, 60_000)
+    const stopped = stopWorker(worker, 60_000)
     await new Promise((resolve) => setImmediate(resolve))
     expect(worker.process.kill).toHaveBeenCalledWith('SIGTERM')
     worker.emit('exit', null, 'SIGTERM')

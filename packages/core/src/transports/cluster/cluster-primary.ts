@@ -4,9 +4,10 @@
  * those that die, and stops them all gracefully. It serves no request itself.
  */
 import cluster, { type Worker } from 'node:cluster'
-import { defaultLogger, relayClusterBus } from '../../server/door.ts'
+import { defaultLogger } from '../../observation/logger.ts'
 import { type PrimaryCommand, tagged, untag, WORKERS_ENV, type WorkerReport } from './cluster-messages.ts'
-import type { ClusterSettings, RunningCluster } from './serve-cluster.ts'
+import { relayClusterBus } from './cluster-relay.ts'
+import type { ClusterSettings, RunningCluster } from './cluster-settings.ts'
 
 /** Longest wait before replacing a worker whose replacements keep failing to start. */
 const MAX_RESTART_DELAY_MS = 30_000
@@ -121,7 +122,14 @@ export async function runPrimary(settings: ClusterSettings): Promise<RunningClus
 }
 
 /** Asks a worker to stop, and kills it if it has not exited after `killAfterMs`. */
-export function stopWorker(worker: Worker, killAfterMs: number): Promise<void> {
+/** What stopping a worker uses of it: its state, its channel, its exit and its process's signals. */
+export type StoppableWorker = Pick<Worker, 'isDead' | 'isConnected'> & {
+  send(message: unknown, callback: (error: Error | null) => void): unknown
+  once(event: 'exit', listener: () => void): unknown
+  process: { kill(signal: NodeJS.Signals): unknown }
+}
+
+export function stopWorker(worker: StoppableWorker, killAfterMs: number): Promise<void> {
   if (worker.isDead()) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(() => worker.process.kill('SIGKILL'), killAfterMs)

@@ -6,10 +6,11 @@
  * process exits.
  */
 import cluster from 'node:cluster'
-import { defaultLogger, doorOf } from '../../server/door.ts'
+import { defaultLogger } from '../../observation/logger.ts'
+import { doorOf } from '../../server/door.ts'
 import { listen, type RunningServer } from '../http/listen.ts'
 import { type PrimaryCommand, tagged, untag, WORKERS_ENV, type WorkerReport } from './cluster-messages.ts'
-import type { ClusterSettings, RunningCluster } from './serve-cluster.ts'
+import type { ClusterSettings, RunningCluster } from './cluster-settings.ts'
 
 const STOP_MARGIN_MS = 5_000
 

@@ -5,8 +5,8 @@
  * the public documents it serves (Protected Resource Metadata).
  */
 import { SuccessStatus } from '../../errors.ts'
+import { failure, type ResponseReply } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { failure, type ResponseReply } from '../../server/door.ts'
 import type { HttpInput } from './http-input.ts'
 import { HttpAuthError, type ResolvedHttpOptions } from './options.ts'
 import { type ReplyWriter, writeFault, writeReply } from './reply-writer.ts'

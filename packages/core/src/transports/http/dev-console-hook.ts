@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 export interface DevConsoleHandler {
   /** `endpoint`: the path of the MCP endpoint beside it, which the console's page calls. */
   handle(req: IncomingMessage, res: ServerResponse, endpoint: string): boolean
+  /** Stops listening to the server and ends every open page's stream; `listen`'s `close()` calls it first. */
   close(): void
 }
 

@@ -9,8 +9,10 @@
 import { describe, expect, it } from 'vitest'
 import { capturingLogger, type Json, readReply, requestParts } from '../../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { unchecked } from '../../../../../test/helpers/unchecked.ts'
 import { memoryNotificationBus, type NotificationBus } from '../../ports.ts'
-import { createServer, type McpServer } from '../../server/create-server.ts'
+import { createServer } from '../../server/create-server.ts'
+import type { McpServer } from '../../server/mcp-server.ts'
 import { createFetchHandler, type FetchHandler } from './fetch.ts'
 import type { HttpOptions } from './options.ts'
 
@@ -174,9 +176,7 @@ describe('failures and misuse', () => {
     )
     expect(() => handlerOf({ maxBodyBytes: 0 })).toThrow(RangeError)
     expect(() => handlerOf({ maxHeaderBytes: 1.5 })).toThrow(RangeError)
-    expect(() => handlerOf({ auth: { authenticate: 'yes' } as unknown as HttpOptions['auth'] })).toThrow(
-      TypeError,
-    )
+    expect(() => handlerOf({ auth: unchecked({ authenticate: 'yes' }) })).toThrow(TypeError)
   })
 })
 

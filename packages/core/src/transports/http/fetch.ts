@@ -20,6 +20,10 @@ import {
 } from './options.ts'
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
+/**
+ * The web-standard face of a server (`createFetchHandler`): a `Request` in, a `Response` out, for
+ * Hono, Bun, Deno and Workers.
+ */
 export type FetchHandler = (request: Request) => Promise<Response>
 
 /** Host/Origin protection defaults to the loopback names; pass `allowedHosts` for a public host. */
@@ -62,14 +66,17 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
 }
 
 class FetchHeaderView implements HeaderView {
-  constructor(
-    private readonly headers: Headers,
-    /** A Request built in-process has no Host header; its URL names the host instead. */
-    private readonly urlHost: string,
-  ) {}
+  readonly #headers: Headers
+  /** A Request built in-process has no Host header; its URL names the host instead. */
+  readonly #urlHost: string
+
+  constructor(headers: Headers, urlHost: string) {
+    this.#headers = headers
+    this.#urlHost = urlHost
+  }
   get(name: string): string | undefined {
-    const value = this.headers.get(name)
-    if (value === null) return name === 'host' ? this.urlHost : undefined
+    const value = this.#headers.get(name)
+    if (value === null) return name === 'host' ? this.#urlHost : undefined
     return value
   }
   isRepeated(): boolean {
@@ -116,19 +123,21 @@ async function readBody(request: Request, options: ResolvedHttpOptions): Promise
 class FetchReplyWriter implements ReplyWriter {
   readonly response: Promise<Response>
   answered = false
-  private resolve!: (response: Response) => void
-  private finished = false
-  private readonly closeCallbacks: Array<() => void> = []
-  private gone = false
+  #resolve!: (response: Response) => void
+  #finished = false
+  readonly #closeCallbacks: Array<() => void> = []
+  #gone = false
+  readonly #signal: AbortSignal
 
-  constructor(private readonly signal: AbortSignal) {
+  constructor(signal: AbortSignal) {
+    this.#signal = signal
     this.response = new Promise((resolve) => {
-      this.resolve = resolve
+      this.#resolve = resolve
     })
     signal.addEventListener(
       'abort',
       () => {
-        this.fireClose()
+        this.#fireClose()
         // Nobody reads this answer; it settles the Response a runtime may still be awaiting.
         if (!this.answered) writeFault(this, 'TESSERA_TRANSPORT_FAILED', 'The client left before the answer.')
       },
@@ -137,23 +146,23 @@ class FetchReplyWriter implements ReplyWriter {
   }
 
   get closed(): boolean {
-    return this.finished || this.signal.aborted
+    return this.#finished || this.#signal.aborted
   }
 
   /** A callback registered once the client already left still runs (on the next microtask). */
   onClose(callback: () => void): void {
-    if (this.gone) queueMicrotask(callback)
-    else this.closeCallbacks.push(callback)
+    if (this.#gone) queueMicrotask(callback)
+    else this.#closeCallbacks.push(callback)
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {
-    this.answer(new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } }))
-    this.finished = true
+    this.#answer(new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } }))
+    this.#finished = true
   }
 
   empty(status: number, headers?: Record<string, string>): void {
-    this.answer(new Response(null, { status, headers }))
-    this.finished = true
+    this.#answer(new Response(null, { status, headers }))
+    this.#finished = true
   }
 
   sse(headers?: Record<string, string>): SseWriter {
@@ -164,30 +173,30 @@ class FetchReplyWriter implements ReplyWriter {
         controller = c
       },
       cancel: () => {
-        this.finished = true
-        this.fireClose()
+        this.#finished = true
+        this.#fireClose()
       },
     })
-    this.answer(new Response(body, { status: SuccessStatus.ok, headers }))
+    this.#answer(new Response(body, { status: SuccessStatus.ok, headers }))
     return {
       write: (frame) => {
-        if (!this.finished) controller.enqueue(encoder.encode(frame))
+        if (!this.#finished) controller.enqueue(encoder.encode(frame))
       },
       end: () => {
-        if (this.finished) return
-        this.finished = true
+        if (this.#finished) return
+        this.#finished = true
         controller.close()
       },
     }
   }
 
-  private answer(response: Response): void {
+  #answer(response: Response): void {
     this.answered = true
-    this.resolve(response)
+    this.#resolve(response)
   }
 
-  private fireClose(): void {
-    this.gone = true
-    for (const callback of this.closeCallbacks.splice(0)) callback()
+  #fireClose(): void {
+    this.#gone = true
+    for (const callback of this.#closeCallbacks.splice(0)) callback()
   }
 }

@@ -6,19 +6,14 @@
  * JSON-RPC code and HTTP status come from the error table.
  */
 import { SuccessStatus, TesseraError } from '../../errors.ts'
+import { currentDevRequest, devTapOn } from '../../observation/dev-tap.ts'
 import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
+import { encodeReply, failure, type Reply } from '../../reply.ts'
 import { checkHostAndOrigin, readHost } from '../../security/http/host-origin.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import {
-  currentDevRequest,
-  devTapOn,
-  encodeReply,
-  failure,
-  type Reply,
-  type ServerDoor,
-} from '../../server/door.ts'
+import type { ServerDoor } from '../../server/door.ts'
 import { authenticateRequest, scopeChallenge } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
@@ -47,7 +42,7 @@ export async function handleHttpRequest(
   const auth = options.auth ? await authenticateRequest(options, input, writer) : undefined
   if (auth === false) return
   if (isStreamMethod && sessions) {
-    const c = { sessions, options, input, writer, auth }
+    const c = { sessions, logger: door.logger, options, input, writer, auth }
     return input.method === 'GET' ? handshakeGet(c) : handshakeDelete(c)
   }
   let text: string
@@ -83,7 +78,7 @@ export async function handleHttpRequest(
     return deliver(await door.modern(inbound.message, exchange), exchange, input, writer, options)
   }
   if (route.era === 'handshake' && sessions) {
-    const c = { sessions, options, input, writer, auth }
+    const c = { sessions, logger: door.logger, options, input, writer, auth }
     if (route.action === 'initialize' && inbound.kind === 'request')
       return handshakeInitialize(c, inbound.message)
     if (route.action === 'sessionless') return writer.empty(SuccessStatus.accepted)

@@ -8,9 +8,10 @@
 import { SuccessStatus } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { encodeReply, type ResponseReply } from '../../reply.ts'
 import { randomId } from '../../security/random.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { type EventStore, type Exchange, encodeReply, type ResponseReply } from '../../server/door.ts'
+import type { EventStore, Exchange } from '../../server/door.ts'
 import { type ReplyWriter, SSE_HEADERS, type SseWriter } from './reply-writer.ts'
 
 /** Milliseconds a client waits before reconnecting after the server closed the connection. */
@@ -28,87 +29,94 @@ export function newStreamId(sessionId: string, kind = 'post'): string {
 }
 
 export class HandshakeHttpExchange implements Exchange {
-  private stream: SseWriter | undefined
-  private streamId: string | undefined
-  private detached = false
-  private answered = false
-  private chain: Promise<void> = Promise.resolve()
-  private readonly idle = new AbortController()
+  #stream: SseWriter | undefined
+  #streamId: string | undefined
+  #detached = false
+  #answered = false
+  #chain: Promise<void> = Promise.resolve()
+  readonly #idle = new AbortController()
+  readonly #writer: ReplyWriter
+  readonly #events: EventStore
+  readonly #sessionId: string
 
   constructor(
     readonly headers: HeaderView,
     readonly auth: AuthInfo | undefined,
-    private readonly writer: ReplyWriter,
-    private readonly events: EventStore,
-    private readonly sessionId: string,
-  ) {}
+    writer: ReplyWriter,
+    events: EventStore,
+    sessionId: string,
+  ) {
+    this.#writer = writer
+    this.#events = events
+    this.#sessionId = sessionId
+  }
 
   /** The session's own signal replaces this one: a disconnect is not a cancellation in this era. */
   get signal(): AbortSignal {
-    return this.idle.signal
+    return this.#idle.signal
   }
 
   send(message: JsonObject): void {
-    if (this.answered) return
-    this.emit(message)
+    if (this.#answered) return
+    this.#emit(message)
   }
 
   closeStream(): void {
-    this.open()
-    this.chain = this.chain.then(() => {
-      this.detached = true
-      this.stream?.end()
+    this.#open()
+    this.#chain = this.#chain.then(() => {
+      this.#detached = true
+      this.#stream?.end()
     })
   }
 
   /** Sends the final response (after every earlier event) and finishes the stream. */
   async respond(reply: ResponseReply, headers?: Record<string, string>): Promise<void> {
-    this.answered = true
-    if (!this.stream) {
-      if (!this.writer.closed) this.writer.json(reply.status, encodeReply(reply), headers)
+    this.#answered = true
+    if (!this.#stream) {
+      if (!this.#writer.closed) this.#writer.json(reply.status, encodeReply(reply), headers)
       return
     }
-    this.emit(reply.body as unknown as JsonObject)
-    await this.finish()
+    this.#emit(reply.body)
+    await this.#finish()
   }
 
   /** A cancelled call sends nothing more: its stream (if any) ends cleanly, resumers stop. */
   async abandon(): Promise<void> {
-    this.answered = true
-    if (!this.stream) {
-      if (!this.writer.closed) this.writer.empty(SuccessStatus.accepted)
+    this.#answered = true
+    if (!this.#stream) {
+      if (!this.#writer.closed) this.#writer.empty(SuccessStatus.accepted)
       return
     }
-    await this.finish()
+    await this.#finish()
   }
 
-  private finish(): Promise<void> {
-    const streamId = this.streamId!
-    this.chain = this.chain.then(async () => {
-      await this.events.finish(streamId)
-      if (!this.detached && !this.writer.closed) this.stream?.end()
+  #finish(): Promise<void> {
+    const streamId = this.#streamId!
+    this.#chain = this.#chain.then(async () => {
+      await this.#events.finish(streamId)
+      if (!this.#detached && !this.#writer.closed) this.#stream?.end()
     })
-    return this.chain
+    return this.#chain
   }
 
-  private open(): void {
-    if (this.stream) return
-    const streamId = newStreamId(this.sessionId)
-    const stream = this.writer.sse(SSE_HEADERS)
-    this.streamId = streamId
-    this.stream = stream
-    this.chain = this.chain.then(async () => {
-      const id = await this.events.append(streamId, undefined)
-      if (!this.writer.closed) stream.write(`id: ${id}\nretry: ${RETRY_MS}\ndata: \n\n`)
+  #open(): void {
+    if (this.#stream) return
+    const streamId = newStreamId(this.#sessionId)
+    const stream = this.#writer.sse(SSE_HEADERS)
+    this.#streamId = streamId
+    this.#stream = stream
+    this.#chain = this.#chain.then(async () => {
+      const id = await this.#events.append(streamId, undefined)
+      if (!this.#writer.closed) stream.write(`id: ${id}\nretry: ${RETRY_MS}\ndata: \n\n`)
     })
   }
 
-  private emit(message: JsonObject): void {
-    this.open()
-    const streamId = this.streamId!
-    this.chain = this.chain.then(async () => {
-      const id = await this.events.append(streamId, message)
-      if (!this.detached && !this.writer.closed) this.stream?.write(eventFrame(id, message))
+  #emit(message: JsonObject): void {
+    this.#open()
+    const streamId = this.#streamId!
+    this.#chain = this.#chain.then(async () => {
+      const id = await this.#events.append(streamId, message)
+      if (!this.#detached && !this.#writer.closed) this.#stream?.write(eventFrame(id, message))
     })
   }
 }

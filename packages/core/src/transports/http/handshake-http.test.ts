@@ -351,3 +351,34 @@ describe('inside a session', () => {
     expect(reply.body?.error).toMatchObject({ code: -32601 })
   })
 })
+
+describe('a session store that fails', () => {
+  /** A store whose reads and writes throw, as one whose connection dropped does; and what was logged. */
+  function failing() {
+    const logged: Array<{ event?: unknown; err?: unknown }> = []
+    const logger = { ...silentLogger, error: (obj: object) => logged.push(obj) }
+    const broken = new Error('connection refused')
+    const sessions = {
+      ...memorySessionStore(),
+      create: () => Promise.reject(broken),
+      get: () => Promise.reject(broken),
+    }
+    const app = createServer({ name: 'broken-store', version: '1.0.0', logger, stores: { sessions } })
+    app.tool('echo', { description: 'Echo' }, () => 'echo')
+    return { handler: createFetchHandler(app), logged, broken }
+  }
+
+  it('logsAStoreThatThrowsOnInitializeAndAnswersInternalError', async () => {
+    const { handler, logged, broken } = failing()
+    const response = await post(handler, { id: 0, method: 'initialize', params: INIT })
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32603)
+    expect(logged).toEqual([{ event: 'session_open_failed', err: broken }])
+  })
+
+  it('logsAStoreThatThrowsOnLookupAndAnswersInternalError', async () => {
+    const { handler, logged, broken } = failing()
+    const response = await post(handler, { id: 1, method: 'ping' }, { session: 'some-session' })
+    expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32603)
+    expect(logged).toEqual([{ event: 'session_lookup_failed', err: broken }])
+  })
+})

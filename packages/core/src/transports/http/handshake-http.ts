@@ -6,15 +6,12 @@
  * ends the session. What any of it means is decided by the server's handshake door.
  */
 import { SuccessStatus } from '../../errors.ts'
+import type { Logger } from '../../observation/logger.ts'
+import { parseEventId } from '../../protocol/handshake/event-id.ts'
 import type { InboundMessage, JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
+import { failure, toTesseraError } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import {
-  failure,
-  type HandshakeSessions,
-  parseEventId,
-  type Session,
-  toTesseraError,
-} from '../../server/door.ts'
+import type { HandshakeDoor, SessionDoor } from '../../server/door.ts'
 import { scopeChallenge } from './auth-http.ts'
 import { eventFrame, HandshakeHttpExchange, newStreamId, RETRY_MS } from './handshake-exchange.ts'
 import type { HttpInput } from './http-input.ts'
@@ -22,7 +19,8 @@ import type { ResolvedHttpOptions } from './options.ts'
 import { type ReplyWriter, SSE_HEADERS, writeFault, writeReply } from './reply-writer.ts'
 
 export interface HandshakeRequest {
-  sessions: HandshakeSessions
+  sessions: HandshakeDoor
+  logger: Logger
   options: ResolvedHttpOptions
   input: HttpInput
   writer: ReplyWriter
@@ -30,7 +28,7 @@ export interface HandshakeRequest {
 }
 
 export async function handshakeInitialize(c: HandshakeRequest, request: JsonRpcRequest): Promise<void> {
-  let opened: Awaited<ReturnType<HandshakeSessions['open']>>
+  let opened: Awaited<ReturnType<HandshakeDoor['open']>>
   try {
     opened = await c.sessions.open(request, c.auth, { headers: c.input.headers })
   } catch (error) {
@@ -38,7 +36,9 @@ export async function handshakeInitialize(c: HandshakeRequest, request: JsonRpcR
       c.writer,
       failure(
         request.id,
-        toTesseraError(error, () => {}),
+        toTesseraError(error, (err) =>
+          c.logger.error({ event: 'session_open_failed', err }, 'a handshake session could not be opened'),
+        ),
       ),
     )
   }
@@ -50,7 +50,7 @@ export async function handshakeInitialize(c: HandshakeRequest, request: JsonRpcR
 async function sessionOf(
   c: HandshakeRequest,
   id: JsonRpcRequest['id'] | undefined,
-): Promise<Session | undefined> {
+): Promise<SessionDoor | undefined> {
   try {
     return await c.sessions.find(
       c.input.headers.get('mcp-session-id'),
@@ -62,7 +62,9 @@ async function sessionOf(
       c.writer,
       failure(
         id,
-        toTesseraError(error, () => {}),
+        toTesseraError(error, (err) =>
+          c.logger.error({ event: 'session_lookup_failed', err }, 'a handshake session could not be read'),
+        ),
       ),
     )
     return undefined
@@ -123,7 +125,7 @@ async function resume(c: HandshakeRequest, lastEventId: string): Promise<void> {
 }
 
 /** The standalone GET stream: the session's notifications, each stored before it is written. */
-async function standalone(c: HandshakeRequest, session: Session): Promise<void> {
+async function standalone(c: HandshakeRequest, session: SessionDoor): Promise<void> {
   const { events } = c.sessions
   const stream = c.writer.sse(SSE_HEADERS)
   const streamId = newStreamId(session.id, 'get')

@@ -11,45 +11,48 @@ import type { Exchange } from '../../server/door.ts'
 import { type ReplyWriter, SSE_HEADERS, type SseWriter, sseFrame } from './reply-writer.ts'
 
 export class HttpExchange implements Exchange {
-  private controller: AbortController | undefined
-  private stream: SseWriter | undefined
-  private done = false
+  #controller: AbortController | undefined
+  #stream: SseWriter | undefined
+  #done = false
+  readonly #writer: ReplyWriter
 
   constructor(
     readonly headers: HeaderView,
     readonly auth: AuthInfo | undefined,
-    private readonly writer: ReplyWriter,
-  ) {}
+    writer: ReplyWriter,
+  ) {
+    this.#writer = writer
+  }
 
   get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController()
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
       // One reason whenever the client left: before the handler first looked, or after.
-      if (this.writer.closed && !this.done) this.abortUnlessDone()
-      else this.writer.onClose(() => this.abortUnlessDone())
+      if (this.#writer.closed && !this.#done) this.#abortUnlessDone()
+      else this.#writer.onClose(() => this.#abortUnlessDone())
     }
-    return this.controller.signal
+    return this.#controller.signal
   }
 
   send(message: JsonObject): void {
-    if (this.done || this.writer.closed) return
-    this.stream ??= this.writer.sse(SSE_HEADERS)
-    this.stream.write(sseFrame(message))
+    if (this.#done || this.#writer.closed) return
+    this.#stream ??= this.#writer.sse(SSE_HEADERS)
+    this.#stream.write(sseFrame(message))
   }
 
   /** Sends the final response (already serialized): on the SSE stream if one was opened, else as JSON. */
   respond(status: number, text: string, headers?: Record<string, string>): void {
-    this.done = true
-    if (this.writer.closed) return
-    if (this.stream) {
-      this.stream.write(`event: message\ndata: ${text}\n\n`)
-      this.stream.end()
+    this.#done = true
+    if (this.#writer.closed) return
+    if (this.#stream) {
+      this.#stream.write(`event: message\ndata: ${text}\n\n`)
+      this.#stream.end()
       return
     }
-    this.writer.json(status, text, headers)
+    this.#writer.json(status, text, headers)
   }
 
-  private abortUnlessDone(): void {
-    if (!this.done) this.controller?.abort(new Error('client disconnected'))
+  #abortUnlessDone(): void {
+    if (!this.#done) this.#controller?.abort(new Error('client disconnected'))
   }
 }

@@ -4,9 +4,9 @@
  * existing node server, and `createFetchHandler` for web-standard runtimes.
  */
 
+export { DEV_CHANNEL, type DevEvent, type DevRequest } from '../../observation/dev-tap.ts'
 export type { HeaderView } from '../../protocol/modern/header-view.ts'
 export type { HostReading } from '../../security/http/host-origin.ts'
-export { DEV_CHANNEL, type DevEvent, type DevRequest } from '../../server/door.ts'
 export { type DevConsoleHandler, registerDevConsole } from './dev-console-hook.ts'
 export { createFetchHandler, type FetchHandler } from './fetch.ts'
 export { LISTENING_CHANNEL, type ListenOptions, listen, type RunningServer } from './listen.ts'

@@ -3,7 +3,7 @@
  * Serves a `subscriptions/listen` reply as an SSE stream with periodic comment keep-alives, so
  * idle-timeout proxies do not cut it. Closing the stream from the client ends the subscription.
  */
-import type { Reply } from '../../server/door.ts'
+import type { Reply } from '../../reply.ts'
 import { type ReplyWriter, SSE_HEADERS, sseFrame } from './reply-writer.ts'
 
 export function openListenStream(

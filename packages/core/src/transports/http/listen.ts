@@ -21,8 +21,14 @@ const IDLE_SWEEP_MS = 50
 export const LISTENING_CHANNEL = 'tessera:listening'
 const listening = channel(LISTENING_CHANNEL)
 
+/**
+ * What `listen` is given: the HTTP options, where to bind, and the limits and the shutdown of the
+ * node:http server it makes.
+ */
 export interface ListenOptions extends HttpOptions {
+  /** The address to bind (default `127.0.0.1`); a loopback address turns on the local Host/Origin defaults. */
   host?: string
+  /** The port (default 3000; 0 takes a free one, which `RunningServer.port` tells). */
   port?: number
   /** How long `close()` lets requests in flight finish before cutting them (default 5 s). */
   shutdownGraceMs?: number
@@ -56,10 +62,18 @@ export const LISTEN_OPTION_NAMES = {
 /** How often node:http checks the header and request deadlines (its default is 30 s). */
 const DEADLINE_CHECK_MS = 1_000
 
+/** What `listen` resolves with: where the server listens, its node:http server, and how to stop it. */
 export interface RunningServer {
+  /** The MCP endpoint's URL (`http://127.0.0.1:3000/mcp`). */
   readonly url: string
+  /** The port bound. */
   readonly port: number
+  /** The node:http server, for what `listen` does not cover. */
   readonly httpServer: Server
+  /**
+   * Shuts down gracefully: new requests are answered 503, listen streams end, requests in flight
+   * get `shutdownGraceMs` to finish, then the server closes, and its stores with it.
+   */
   close(): Promise<void>
 }
 

@@ -1,18 +1,20 @@
-import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { TesseraError } from '../../errors.ts'
-import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
+import { type BodySource, ClientGoneError, readNodeBody } from './node-body.ts'
 import { resolveHttpOptions } from './options.ts'
 
 const options = resolveHttpOptions({ maxBodyBytes: 16, bodyTimeoutMs: 50 }, true)
 
 /** A request stream: `chunks` arrive, then the body ends unless `stall` is set. */
-function request(chunks: string[], init: { headers?: Record<string, string>; stall?: boolean } = {}) {
+function request(
+  chunks: string[],
+  init: { headers?: Record<string, string>; stall?: boolean } = {},
+): BodySource {
   const stream = new Readable({ read() {} })
   for (const chunk of chunks) stream.push(Buffer.from(chunk))
   if (!init.stall) stream.push(null)
-  return Object.assign(stream, { headers: init.headers ?? {} }) as unknown as NodeRequest & Readable
+  return Object.assign(stream, { headers: init.headers ?? {} })
 }
 
 async function drained(req: Readable): Promise<void> {
@@ -80,7 +82,7 @@ describe('readNodeBody', () => {
 
   it('rejectsAsClientGoneWhenTheConnectionClosesMidBody', async () => {
     const req = request(['{"a"'], { stall: true })
-    const pending = readNodeBody(req as unknown as IncomingMessage, options)
+    const pending = readNodeBody(req, options)
     req.destroy()
     await expect(pending).rejects.toBeInstanceOf(ClientGoneError)
   })

@@ -5,6 +5,7 @@
  * listener runs; the body is then taken from `req.body`, where they leave it.
  */
 import type { IncomingMessage } from 'node:http'
+import type { Readable } from 'node:stream'
 import { TesseraError } from '../../errors.ts'
 import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
 import type { ResolvedHttpOptions } from './options.ts'
@@ -12,12 +13,15 @@ import type { ResolvedHttpOptions } from './options.ts'
 /** A request a framework may have decorated with the body it already read. */
 export type NodeRequest = IncomingMessage & { body?: unknown }
 
+/** What reading a body uses of a request: its stream, its headers, and the body a framework kept. */
+export type BodySource = Readable & Pick<IncomingMessage, 'headers'> & { body?: unknown }
+
 /** The client went away before its body was complete: routine, not a failure of ours. */
 export class ClientGoneError extends Error {
   override readonly name = 'ClientGoneError'
 }
 
-export function readNodeBody(req: NodeRequest, options: ResolvedHttpOptions): Promise<string> {
+export function readNodeBody(req: BodySource, options: ResolvedHttpOptions): Promise<string> {
   if (req.readableEnded) return Promise.resolve().then(() => bodyReadBefore(req, options))
   if (Number(req.headers['content-length']) > options.maxBodyBytes) {
     req.resume()
@@ -50,7 +54,7 @@ export function readNodeBody(req: NodeRequest, options: ResolvedHttpOptions): Pr
 }
 
 /** The body of a request whose stream a framework has drained, as the framework kept it. */
-function bodyReadBefore(req: NodeRequest, options: ResolvedHttpOptions): string {
+function bodyReadBefore(req: BodySource, options: ResolvedHttpOptions): string {
   const kept = req.body
   let text: string
   if (typeof kept === 'string') text = kept

@@ -6,15 +6,16 @@
  * anywhere, behind a body parser or not) and Fastify (from a route that hijacks the reply).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { devTapOn, publishDev, tapRequest } from '../../observation/dev-tap.ts'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
-import { devTapOn, doorOf, type McpServer, publishDev, tapRequest } from '../../server/door.ts'
+import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import type { DevConsoleHandler } from './dev-console-hook.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
 import type { HttpInput } from './http-input.ts'
 import { ClientGoneError, type NodeRequest, readNodeBody } from './node-body.ts'
-import { NodeHeaderView } from './node-headers.ts'
+import { nodeHeaderView } from './node-headers.ts'
 import { NodeReplyWriter } from './node-reply-writer.ts'
 import {
   HTTP_OPTION_NAMES,
@@ -44,6 +45,10 @@ export type NodeListener = ((
 /** What a request refused while draining or overloaded is told: try again (elsewhere) in a second. */
 const RETRY_AFTER_SECONDS = '1'
 
+/**
+ * What `createNodeListener` is given: the HTTP options, and what `listen` sets for the listener it
+ * makes (a loopback binding, the development console).
+ */
 export interface NodeListenerOptions extends HttpOptions {
   /** Whether the server is bound to a loopback address (turns on local Host/Origin defaults). */
   local?: boolean
@@ -120,7 +125,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
     const input: HttpInput = {
       method: req.method ?? 'GET',
       target: sentTarget(req as FrameworkRequest),
-      headers: new NodeHeaderView(req),
+      headers: nodeHeaderView(req),
       body: () => readNodeBody(req, resolved),
       becameStream: release,
     }

@@ -4,57 +4,60 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SuccessStatus } from '../../errors.ts'
-import { currentDevRequest, devTapOn } from '../../server/door.ts'
+import { currentDevRequest, devTapOn } from '../../observation/dev-tap.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export class NodeReplyWriter implements ReplyWriter {
-  private ended = false
+  #ended = false
+
+  readonly #res: ServerResponse
+  readonly #req: IncomingMessage | undefined
 
   /** `req` is the request answered: a refusal sent before its body arrived waits for the rest. */
-  constructor(
-    private readonly res: ServerResponse,
-    private readonly req?: IncomingMessage,
-  ) {}
+  constructor(res: ServerResponse, req?: IncomingMessage) {
+    this.#res = res
+    this.#req = req
+  }
 
   get closed(): boolean {
-    return this.ended || this.res.destroyed || this.res.writableEnded
+    return this.#ended || this.#res.destroyed || this.#res.writableEnded
   }
 
   /** A callback registered once the connection already closed still runs (on the next microtask). */
   onClose(callback: () => void): void {
-    if (this.res.closed) queueMicrotask(callback)
-    else this.res.once('close', callback)
+    if (this.#res.closed) queueMicrotask(callback)
+    else this.#res.once('close', callback)
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {
-    this.ended = true
+    this.#ended = true
     const h: Record<string, string | number> = {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(body),
     }
     if (headers) Object.assign(h, headers)
-    this.res.writeHead(status, h)
+    this.#res.writeHead(status, h)
     if (devTapOn()) noteJsonRpcError(body)
-    if (this.req !== undefined && bodyStillComing(this.req)) endAfterTheBody(this.req, this.res, body)
-    else this.res.end(body)
+    if (this.#req !== undefined && bodyStillComing(this.#req)) endAfterTheBody(this.#req, this.#res, body)
+    else this.#res.end(body)
   }
 
   empty(status: number, headers?: Record<string, string>): void {
-    this.ended = true
-    this.res.writeHead(status, headers)
-    this.res.end()
+    this.#ended = true
+    this.#res.writeHead(status, headers)
+    this.#res.end()
   }
 
   sse(headers?: Record<string, string>): SseWriter {
-    this.res.writeHead(SuccessStatus.ok, headers)
-    this.res.flushHeaders()
-    const res = this.res
+    this.#res.writeHead(SuccessStatus.ok, headers)
+    this.#res.flushHeaders()
+    const res = this.#res
     return {
       write: (frame) => {
         res.write(frame)
       },
       end: () => {
-        this.ended = true
+        this.#ended = true
         res.end()
       },
     }

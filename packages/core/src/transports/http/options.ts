@@ -63,6 +63,11 @@ export interface HttpAuthenticator {
   insufficientScope?(scopes: readonly string[], auth: AuthInfo | undefined): string
 }
 
+/**
+ * The options every HTTP face shares (`listen`, `createNodeListener`, `createFetchHandler`): the
+ * endpoint's path, the Host and Origin checks, limits on size, time and concurrency,
+ * authentication, and the health probes.
+ */
 export interface HttpOptions {
   /** The MCP endpoint path (default `/mcp`). Other paths get 404. */
   path?: string

@@ -6,7 +6,7 @@
  */
 import { TesseraError, type TesseraErrorCode } from '../../errors.ts'
 import type { JsonRpcId } from '../../protocol/jsonrpc/message.ts'
-import { encodeReply, failure, type ResponseReply } from '../../server/door.ts'
+import { encodeReply, failure, type ResponseReply } from '../../reply.ts'
 
 export interface SseWriter {
   /** Writes one SSE frame (already formatted). */

@@ -11,7 +11,8 @@ import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { capturingLogger, envelope, type Json } from '../../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
-import { createServer, type McpServer } from '../../server/create-server.ts'
+import { createServer } from '../../server/create-server.ts'
+import type { McpServer } from '../../server/mcp-server.ts'
 import { type StdioOptions, serveStdio } from './serve-stdio.ts'
 
 function build(logger = silentLogger) {
@@ -27,7 +28,7 @@ function build(logger = silentLogger) {
     return 'released'
   })
   app.tool('wait', { description: 'Runs until cancelled' }, (_args, ctx) => {
-    state.started.push(String(ctx.requestId))
+    state.started.push(String(ctx.request.id))
     return new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('aborted')))
   })
   app.tool('broken', { description: 'Throws' }, () => {

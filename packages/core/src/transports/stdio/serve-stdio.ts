@@ -10,11 +10,15 @@ import type { Readable, Writable } from 'node:stream'
 import { TesseraError } from '../../errors.ts'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
+import { encodeReply, failure } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { doorOf, encodeReply, failure, type McpServer } from '../../server/door.ts'
+import { doorOf, type McpServer } from '../../server/door.ts'
 
+/** What `serveStdio` is given: the streams, the longest line, and who the caller is. */
 export interface StdioOptions {
+  /** Where messages arrive, one per line (default `process.stdin`). */
   input?: Readable
+  /** Where answers and notifications go, one per line (default `process.stdout`). */
   output?: Writable
   /** Longest accepted line in bytes (default 4 MiB); longer lines are answered -32600. */
   maxLineBytes?: number
@@ -34,6 +38,10 @@ const STDIO_OPTION_NAMES = {
   auth: true,
 } as const satisfies OptionNames<StdioOptions>
 
+/**
+ * Serves `server` over stdio until the input ends; the promise resolves once the requests in
+ * flight have answered. Nothing else may write to stdout: the default logger writes to stderr.
+ */
 export function serveStdio(server: McpServer, options?: StdioOptions): Promise<void> {
   const door = doorOf(server, 'serveStdio')
   assertKnownOptions(options, STDIO_OPTION_NAMES, 'serveStdio')

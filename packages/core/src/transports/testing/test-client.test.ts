@@ -10,8 +10,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { defaultLogger } from '../../observation/logger.ts'
 import { createServer } from '../../server/create-server.ts'
-import { defaultLogger } from '../../server/logger.ts'
 import { elicitForm, listRoots } from '../../server/mrtr/input-requests.ts'
 import { createTestClient, TestCallError } from './test-client.ts'
 

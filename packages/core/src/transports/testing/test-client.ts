@@ -5,21 +5,19 @@
  * request with its `_meta`; 2025-11-25: a session opened by `initialize`), answers the server's
  * questions from the test by key, and hands back the result, or rejects with the JSON-RPC error.
  */
+
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
-import { HANDSHAKE_VERSIONS, MetaKey, MODERN_VERSION } from '../../protocol/modern/vocabulary.ts'
-import type { AuthInfo } from '../../security/request-state/binding.ts'
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../protocol/modern/results.ts'
 import {
-  type CallToolResult,
-  doorOf,
-  type Exchange,
-  type GetPromptResult,
+  HANDSHAKE_VERSIONS,
   INPUT_KEY_META,
-  type McpServer,
-  type ReadResourceResult,
-  type ServerDoor,
-} from '../../server/door.ts'
+  MetaKey,
+  MODERN_VERSION,
+} from '../../protocol/modern/vocabulary.ts'
+import type { AuthInfo } from '../../security/request-state/binding.ts'
+import { doorOf, type Exchange, type McpServer, type ServerDoor } from '../../server/door.ts'
 
 /** A question the server asked, as the test sees it. */
 export interface AskedInput {
@@ -32,6 +30,7 @@ export interface AskedInput {
 /** How the test answers: a fixed answer per key, or a function of the question. */
 export type Answers = Record<string, unknown> | ((input: AskedInput) => unknown)
 
+/** How one call of a `TestClient` answers its handler's questions, and hears its notifications. */
 export interface CallOptions {
   /** Answers to the questions the handler may ask, by key (`{ confirm: { action: 'accept', content } }`). */
   answer?: Answers
@@ -39,6 +38,7 @@ export interface CallOptions {
   onNotification?: (notification: JsonObject) => void
 }
 
+/** What `createTestClient` is given: the era it speaks, what the client declares, and who calls. */
 export interface TestClientOptions {
   /** `modern` (2026-07-28, default) or `handshake` (2025-11-25, in a session). */
   era?: 'modern' | 'handshake'
@@ -52,6 +52,7 @@ export interface TestClientOptions {
    * `TestCallError` whose `data.requiredScopes` names what the call needs, as over HTTP.
    */
   auth?: AuthInfo
+  /** How the client names itself (default `tessera-test-client`, version 1.0.0). */
   clientInfo?: { name: string; version: string }
 }
 
@@ -79,13 +80,24 @@ const ALL_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} 
 /** The error code of a client that has no answer (an application-defined JSON-RPC code). */
 const NO_ANSWER = 1
 
+/**
+ * A client of a server in this process (`createTestClient`): each call answers the server's
+ * questions from the test, and resolves with the result, or rejects with a `TestCallError` when
+ * the server answers with a JSON-RPC error.
+ */
 export interface TestClient {
+  /**
+   * Calls a tool; its `structuredContent` is typed `S`. A tool that threw, or returned output its
+   * schema refuses, resolves with `isError: true`.
+   */
   callTool<S = unknown>(
     name: string,
     args?: JsonObject,
     options?: CallOptions,
   ): Promise<CallToolResult & { structuredContent?: S }>
+  /** Reads a resource by URI. */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>
+  /** Gets a prompt, with its arguments as strings. */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>
   /** Any method; resolves with its result. */
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>
@@ -100,11 +112,36 @@ export interface TestClient {
  * transport: the server's warnings about serving (an ephemeral key, records kept in memory) are
  * not said.
  * @example
+ * ```ts
+ * import { createServer, elicitForm } from '@tessera/core'
+ * import { createTestClient } from '@tessera/core/testing'
+ * import { expect } from 'vitest'
+ * import { z } from 'zod'
+ *
+ * const app = createServer({ name: 'ops', version: '1.0.0' })
+ * app.tool(
+ *   'rollback',
+ *   {
+ *     description: 'Rolls a service back',
+ *     input: z.object({ service: z.string() }),
+ *     output: z.object({ rolledBack: z.boolean() }),
+ *   },
+ *   async ({ service }, ctx) => {
+ *     const answer = await ctx.ask('confirm', elicitForm({
+ *       message: `Roll ${service} back?`,
+ *       schema: z.object({ ok: z.boolean() }),
+ *     }))
+ *     const rolledBack = answer.action === 'accept' && answer.content.ok
+ *     return { content: [{ type: 'text', text: rolledBack ? 'Rolled back.' : 'Kept.' }], structuredContent: { rolledBack } }
+ *   },
+ * )
+ *
  * const client = createTestClient(app)
  * const result = await client.callTool('rollback', { service: 'api' }, {
  *   answer: { confirm: { action: 'accept', content: { ok: true } } },
  * })
  * expect(result.structuredContent).toEqual({ rolledBack: true })
+ * ```
  */
 export function createTestClient(server: McpServer, options: TestClientOptions = {}): TestClient {
   const door = doorOf(server, 'createTestClient')
@@ -172,7 +209,7 @@ function modernCaller(door: ServerDoor, settings: Settings): Caller {
     )
     if (reply.kind !== 'response')
       throw new TypeError(`${method} answers with a stream; the test client reads results only.`)
-    return outcome(reply.body as unknown as JsonObject)
+    return outcome(reply.body)
   }
   return {
     async request(method, params, options) {

@@ -41,25 +41,25 @@ const checkOne = (type: string, body: unknown, header: string | string[] | undef
   )
 
 describe('checkParamHeaders: presence', () => {
-  it('accepts a complete, matching set of mirrors', () => {
+  it('acceptsACompleteMatchingSetOfMirrors', () => {
     const args = { datacenter: 'ams3', shards: 12, dryRun: false, placement: { rack: 'r-07' } }
     const headers = { 'Mcp-Param-Datacenter': 'ams3', 'mcp-param-shards': '12', 'MCP-PARAM-DRY-RUN': 'false' }
     expect(check(args, { ...headers, 'Mcp-Param-Rack': 'r-07' })).toBeUndefined()
   })
 
-  it('skips arguments that are absent, and ignores their headers', () => {
+  it('skipsArgumentsThatAreAbsentAndIgnoresTheirHeaders', () => {
     expect(check(undefined, {})).toBeUndefined()
     expect(check({}, { 'Mcp-Param-Datacenter': 'anything', 'Mcp-Param-Shards': 'x' })).toBeUndefined()
     expect(check({ placement: {} }, {})).toBeUndefined()
   })
 
-  it('skips JSON null, with or without a header', () => {
+  it('skipsJsonNullWithOrWithoutAHeader', () => {
     expect(check({ datacenter: null, shards: null }, {})).toBeUndefined()
     expect(check({ datacenter: null }, { 'Mcp-Param-Datacenter': 'null' })).toBeUndefined()
     expect(check({ placement: { rack: null } }, { 'Mcp-Param-Rack': '=?base64?!!?=' })).toBeUndefined()
   })
 
-  it('resolves nested paths through the arguments', () => {
+  it('resolvesNestedPathsThroughTheArguments', () => {
     expect(check({ placement: { rack: 'r-12' } }, { 'Mcp-Param-Rack': 'r-12' })).toBeUndefined()
     expect(check({ placement: { rack: 'r-12' } }, { 'Mcp-Param-Rack': 'r-13' })?.message).toMatch(
       /Mcp-Param-Rack.*'r-13'.*'r-12'.*'placement\.rack'/,
@@ -69,14 +69,14 @@ describe('checkParamHeaders: presence', () => {
     )
   })
 
-  it('treats a step that is not an object as absent', () => {
+  it('treatsAStepThatIsNotAnObjectAsAbsent', () => {
     expect(check({ placement: 'r-12' }, {})).toBeUndefined()
     expect(check({ placement: ['r-12'] }, {})).toBeUndefined()
     expect(check({ placement: null }, {})).toBeUndefined()
     expect(check('not-an-object', {})).toBeUndefined()
   })
 
-  it('never resolves through the prototype', () => {
+  it('neverResolvesThroughThePrototype', () => {
     const proto = buildMirrorTable('t', {
       type: 'object',
       properties: { constructor: { type: 'string', 'x-mcp-header': 'Ctor' } },
@@ -86,7 +86,7 @@ describe('checkParamHeaders: presence', () => {
     expect(resolvePath({}, ['__proto__'])).toBeUndefined()
   })
 
-  it('refuses a missing header, naming it', () => {
+  it('refusesAMissingHeaderNamingIt', () => {
     expect(check({ datacenter: 'fra1' }, {})?.message).toBe(
       "Missing Mcp-Param-Datacenter header for argument 'datacenter'.",
     )
@@ -95,7 +95,7 @@ describe('checkParamHeaders: presence', () => {
     )
   })
 
-  it('refuses a repeated header, even with equal values', () => {
+  it('refusesARepeatedHeaderEvenWithEqualValues', () => {
     expect(check({ datacenter: 'fra1' }, { 'Mcp-Param-Datacenter': ['fra1', 'fra1'] })?.message).toBe(
       'Mcp-Param-Datacenter header was sent more than once.',
     )
@@ -103,14 +103,14 @@ describe('checkParamHeaders: presence', () => {
     expect(checkParamHeaders(table, { shards: 3 }, differentCase)?.message).toMatch(/more than once/)
   })
 
-  it('accepts an empty value for an empty string', () => {
+  it('acceptsAnEmptyValueForAnEmptyString', () => {
     expect(checkOne('string', '', '')).toBeUndefined()
     expect(checkOne('string', '', undefined)?.message).toMatch(/Missing/)
   })
 })
 
 describe('checkParamHeaders: strings and the Base64 sentinel', () => {
-  it('compares strings exactly, after decoding', () => {
+  it('comparesStringsExactlyAfterDecoding', () => {
     expect(checkOne('string', 'Zürich', '=?base64?WsO8cmljaA==?=')).toBeUndefined()
     expect(checkOne('string', '  lead', '=?base64?ICBsZWFk?=')).toBeUndefined()
     expect(checkOne('string', 'tab\there', 'tab\there')).toBeUndefined()
@@ -118,7 +118,7 @@ describe('checkParamHeaders: strings and the Base64 sentinel', () => {
     expect(checkOne('string', 'Zurich', 'Zurich ')?.message).toMatch(/Header mismatch/)
   })
 
-  it('refuses sentinels with bad padding, bad characters or spare low bits', () => {
+  it('refusesSentinelsWithBadPaddingBadCharactersOrSpareLowBits', () => {
     // "Oslo" is T3Nsbw==.
     for (const raw of [
       '=?base64?T3Nsbw?=',
@@ -133,31 +133,31 @@ describe('checkParamHeaders: strings and the Base64 sentinel', () => {
     expect(checkOne('string', 'Oslo', '=?base64?T3Nsbw==?=')).toBeUndefined()
   })
 
-  it('refuses invalid UTF-8 and raw characters outside visible ASCII', () => {
+  it('refusesInvalidUtf8AndRawCharactersOutsideVisibleAscii', () => {
     expect(checkOne('string', '\uFFFD', '=?base64?gA==?=')?.message).toMatch(/UTF-8/)
     expect(checkOne('string', 'Oslo\u00e9', 'Oslo\u00e9')?.message).toMatch(/outside visible ASCII/)
   })
 
-  it('takes sentinel-looking values literally when the body holds them literally', () => {
+  it('takesSentinelLookingValuesLiterallyWhenTheBodyHoldsThemLiterally', () => {
     for (const literal of ['=?base64?T3Nsbw==', 'T3Nsbw==?=', '=?BASE64?T3Nsbw==?=']) {
       expect(checkOne('string', literal, literal), literal).toBeUndefined()
       expect(checkOne('string', 'Oslo', literal)?.message).toMatch(/Header mismatch/)
     }
   })
 
-  it('needs the sentinel for a body that is itself sentinel-shaped', () => {
+  it('needsTheSentinelForABodyThatIsItselfSentinelShaped', () => {
     const body = '=?base64?T3Nsbw==?='
     expect(checkOne('string', body, body)?.message).toMatch(/Header mismatch/)
     expect(checkOne('string', body, mirrorHeaderValue(body))).toBeUndefined()
   })
 
-  it('cannot match a lone surrogate, which no header can carry', () => {
+  it('cannotMatchALoneSurrogateWhichNoHeaderCanCarry', () => {
     expect(checkOne('string', '\uD83D', mirrorHeaderValue('\uD83D'))?.message).toMatch(/Header mismatch/)
   })
 })
 
 describe('checkParamHeaders: integers', () => {
-  it('compares numerically through the JSON number grammar', () => {
+  it('comparesNumericallyThroughTheJsonNumberGrammar', () => {
     for (const header of [
       '1000',
       '1e3',
@@ -175,7 +175,7 @@ describe('checkParamHeaders: integers', () => {
     expect(checkOne('integer', 0, '0e999999999')).toBeUndefined()
   })
 
-  it('refuses fractions, hex, signs, leading zeros and non-numbers', () => {
+  it('refusesFractionsHexSignsLeadingZerosAndNonNumbers', () => {
     const refused = [
       '1000.5',
       '999.9999999999999999',
@@ -194,7 +194,7 @@ describe('checkParamHeaders: integers', () => {
     expect(checkOne('integer', 16, '0x10')?.message).toMatch(/Header mismatch/)
   })
 
-  it('keeps distinct integers near 2^53 distinct', () => {
+  it('keepsDistinctIntegersNear2To53Distinct', () => {
     expect(checkOne('integer', 9007199254740991, '9007199254740991')).toBeUndefined()
     expect(checkOne('integer', 9007199254740991, '9007199254740990')?.message).toMatch(/Header mismatch/)
     // A double-based comparison would round this header onto the body value.
@@ -204,7 +204,7 @@ describe('checkParamHeaders: integers', () => {
     expect(checkOne('integer', -9007199254740991, '-9.007199254740991e15')).toBeUndefined()
   })
 
-  it('refuses values beyond ±(2^53−1), in the body or in the header', () => {
+  it('refusesValuesBeyondTheSafeIntegersInTheBodyOrInTheHeader', () => {
     const body = JSON.parse('{"v": 9007199254740993}').v as number
     expect(checkOne('integer', body, '9007199254740993')?.message).toMatch(
       /Argument 'v' is outside .*±\(2\^53−1\)/,
@@ -216,14 +216,14 @@ describe('checkParamHeaders: integers', () => {
     )
   })
 
-  it('refuses enormous exponents quickly and without throwing', () => {
+  it('refusesEnormousExponentsQuicklyAndWithoutThrowing', () => {
     expect(checkOne('integer', 5, `5e${'9'.repeat(30)}`)?.message).toMatch(/outside the integer range/)
     expect(checkOne('integer', 5, '5e999999999')?.message).toMatch(/outside the integer range/)
     expect(checkOne('integer', 5, `5e-${'9'.repeat(30)}`)?.message).toMatch(/Header mismatch/)
     expect(checkOne('integer', 5, '5e-99999999999999999999')?.message).toMatch(/Header mismatch/)
   })
 
-  it('refuses non-integer numbers, and NaN or Infinity bodies', () => {
+  it('refusesNonIntegerNumbersAndNaNOrInfinityBodies', () => {
     expect(checkOne('integer', 2.5, '2.5')?.message).toMatch(/holds the non-integer number 2\.5/)
     expect(checkOne('integer', Number.NaN, 'NaN')?.message).toMatch(/non-integer/)
     expect(checkOne('integer', Number.POSITIVE_INFINITY, 'Infinity')?.message).toMatch(/non-integer/)
@@ -231,7 +231,7 @@ describe('checkParamHeaders: integers', () => {
 })
 
 describe('checkParamHeaders: booleans and other body types', () => {
-  it('accepts exactly true and false', () => {
+  it('acceptsExactlyTrueAndFalse', () => {
     expect(checkOne('boolean', true, 'true')).toBeUndefined()
     expect(checkOne('boolean', false, 'false')).toBeUndefined()
     for (const header of ['True', 'TRUE', '1', 'yes', 'false', ' true', 'true ']) {
@@ -240,12 +240,12 @@ describe('checkParamHeaders: booleans and other body types', () => {
     expect(checkOne('boolean', false, '0')?.message).toMatch(/Header mismatch/)
   })
 
-  it('refuses objects and arrays at an annotated path', () => {
+  it('refusesObjectsAndArraysAtAnAnnotatedPath', () => {
     expect(checkOne('string', { a: 1 }, '[object Object]')?.message).toMatch(/holds an object/)
     expect(checkOne('string', ['a'], 'a')?.message).toMatch(/holds an array/)
   })
 
-  it('compares by the JSON type of the body value', () => {
+  it('comparesByTheJsonTypeOfTheBodyValue', () => {
     expect(checkOne('string', 42, '42.0')).toBeUndefined()
     expect(checkOne('integer', '42', '42.0')?.message).toMatch(/Header mismatch/)
     expect(checkOne('string', true, 'true')).toBeUndefined()
@@ -253,7 +253,7 @@ describe('checkParamHeaders: booleans and other body types', () => {
 })
 
 describe('checkParamHeaders: messages', () => {
-  it('bound echoed values and names', () => {
+  it('boundEchoedValuesAndNames', () => {
     const long = 'q'.repeat(10_000)
     const message = checkOne('string', long, `${long}x`)?.message ?? ''
     expect(message.length).toBeLessThan(300)
@@ -268,13 +268,13 @@ describe('checkParamHeaders: messages', () => {
     ).toBeLessThan(200)
   })
 
-  it('escape control characters of echoed body values', () => {
+  it('escapeControlCharactersOfEchoedBodyValues', () => {
     expect(checkOne('string', 'a\nb', 'ab')?.message).toContain("'a\\x0ab'")
   })
 })
 
 describe('mirrorHeaders', () => {
-  it('renders what a conforming client sends', () => {
+  it('rendersWhatAConformingClientSends', () => {
     const args = { datacenter: ' sp ', shards: -3, dryRun: true, placement: { rack: null } }
     expect(mirrorHeaders(table, args)).toEqual({
       'mcp-param-datacenter': '=?base64?IHNwIA==?=',
@@ -284,7 +284,7 @@ describe('mirrorHeaders', () => {
     expect(checkParamHeaders(table, args, headerView(mirrorHeaders(table, args)))).toBeUndefined()
   })
 
-  it('renders nothing for values that cannot be mirrored', () => {
+  it('rendersNothingForValuesThatCannotBeMirrored', () => {
     for (const value of [null, undefined, 1.5, 2 ** 53, Number.NaN, {}, []])
       expect(mirrorHeaderValue(value)).toBeUndefined()
     expect(mirrorHeaderValue(-0)).toBe('0')

@@ -5,7 +5,7 @@ import { parseJsonInteger } from './json-integer.ts'
 const integer = (value: bigint) => ({ kind: 'integer', value })
 
 describe('parseJsonInteger', () => {
-  it('reads integral spellings of the JSON number grammar exactly', () => {
+  it('readsIntegralSpellingsOfTheJsonNumberGrammarExactly', () => {
     expect(parseJsonInteger('2500')).toEqual(integer(2500n))
     expect(parseJsonInteger('2.5e3')).toEqual(integer(2500n))
     expect(parseJsonInteger('2500.000')).toEqual(integer(2500n))
@@ -16,13 +16,13 @@ describe('parseJsonInteger', () => {
     expect(parseJsonInteger('1e0000000000000000000000002')).toEqual(integer(100n))
   })
 
-  it('reads every zero as 0, whatever its exponent', () => {
+  it('readsEveryZeroAs0WhateverItsExponent', () => {
     for (const text of ['0', '-0', '0.000', '-0.0e5', '0e888888888', '0E-77777777777777777777777']) {
       expect(parseJsonInteger(text)).toEqual(integer(0n))
     }
   })
 
-  it('keeps integers near 2^53 distinct (no doubles)', () => {
+  it('keepsIntegersNear2To53DistinctWithoutDoubles', () => {
     expect(parseJsonInteger('9007199254740991')).toEqual(integer(9007199254740991n))
     expect(parseJsonInteger('9007199254740990')).toEqual(integer(9007199254740990n))
     expect(parseJsonInteger('-9007199254740991')).toEqual(integer(-9007199254740991n))
@@ -32,13 +32,13 @@ describe('parseJsonInteger', () => {
     expect(parseJsonInteger('900719925474099.05e1')).toEqual({ kind: 'fraction' })
   })
 
-  it('classifies fractions', () => {
+  it('classifiesFractions', () => {
     for (const text of ['2.5', '-0.5', '25e-1', '1e-1', '3.0001e3']) {
       expect(parseJsonInteger(text)).toEqual({ kind: 'fraction' })
     }
   })
 
-  it('refuses values beyond ±(2^53−1)', () => {
+  it('refusesValuesBeyondTheSafeIntegers', () => {
     for (const text of [
       '9007199254740992',
       '9007199254740993',
@@ -51,7 +51,7 @@ describe('parseJsonInteger', () => {
     }
   })
 
-  it('handles enormous exponents without building them', () => {
+  it('handlesEnormousExponentsWithoutBuildingThem', () => {
     expect(parseJsonInteger('7e999999999')).toEqual({ kind: 'out-of-range' })
     expect(parseJsonInteger(`4e${'9'.repeat(40)}`)).toEqual({ kind: 'out-of-range' })
     expect(parseJsonInteger('3e-999999999')).toEqual({ kind: 'fraction' })
@@ -59,7 +59,7 @@ describe('parseJsonInteger', () => {
     expect(parseJsonInteger('-6e-9223372036854775808')).toEqual({ kind: 'fraction' })
   })
 
-  it('reads long runs of zeros (linear scan, no regex backtracking)', () => {
+  it('readsLongRunsOfZerosInALinearScanWithoutRegexBacktracking', () => {
     const zeros = '0'.repeat(50_000)
     expect(parseJsonInteger(`0.${zeros}7e50001`)).toEqual(integer(7n))
     expect(parseJsonInteger(`0.${zeros}1${zeros}1e3`)).toEqual({ kind: 'fraction' })
@@ -67,7 +67,7 @@ describe('parseJsonInteger', () => {
     expect(parseJsonInteger(`6.${zeros}`)).toEqual(integer(6n))
   })
 
-  it('refuses everything outside the JSON number grammar', () => {
+  it('refusesEverythingOutsideTheJsonNumberGrammar', () => {
     const invalid = [
       '',
       '0x1F',
@@ -88,7 +88,7 @@ describe('parseJsonInteger', () => {
     for (const text of invalid) expect(parseJsonInteger(text), text).toEqual({ kind: 'invalid' })
   })
 
-  it('agrees with BigInt on every safe integer written in decimal', () => {
+  it('agreesWithBigIntOnEverySafeIntegerWrittenInDecimal', () => {
     fc.assert(
       fc.property(fc.maxSafeInteger(), (n) => {
         expect(parseJsonInteger(String(n))).toEqual(integer(BigInt(n)))
@@ -96,7 +96,7 @@ describe('parseJsonInteger', () => {
     )
   })
 
-  it('agrees with exact arithmetic on scientific spellings of safe integers', () => {
+  it('agreesWithExactArithmeticOnScientificSpellingsOfSafeIntegers', () => {
     fc.assert(
       fc.property(fc.maxSafeInteger(), fc.integer({ min: 0, max: 20 }), (n, shift) => {
         // n written as n·10^-shift · 10^shift, with a fractional mantissa.

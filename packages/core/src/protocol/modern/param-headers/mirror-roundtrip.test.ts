@@ -72,7 +72,7 @@ function perturb(body: Body, seed: string, delta: number): Body {
 const JSON_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
 
 describe('mirror round trip (property)', () => {
-  it('accepts the header a conforming client renders for the body', () => {
+  it('acceptsTheHeaderAConformingClientRendersForTheBody', () => {
     fc.assert(
       fc.property(bodies, (body) => {
         expect(accepts(body, body)).toBe(true)
@@ -81,7 +81,7 @@ describe('mirror round trip (property)', () => {
     )
   })
 
-  it('refuses the header rendered for any other value of the same type', () => {
+  it('refusesTheHeaderRenderedForAnyOtherValueOfTheSameType', () => {
     const seeds = fc.string({ unit: fc.constantFrom(...PIECES), minLength: 1, maxLength: 3 })
     fc.assert(
       fc.property(bodies, seeds, fc.integer({ min: 1, max: 2 ** 40 }), (body, seed, delta) => {
@@ -91,7 +91,7 @@ describe('mirror round trip (property)', () => {
     )
   })
 
-  it('accepts another value exactly when its rendering is the same, for any pair of values', () => {
+  it('acceptsAnotherValueExactlyWhenItsRenderingIsTheSameForAnyPairOfValues', () => {
     fc.assert(
       fc.property(bodies, bodies, (body, other) => {
         // An integer body legitimately accepts other spellings of its number ("42.0" for 42).
@@ -104,7 +104,7 @@ describe('mirror round trip (property)', () => {
     )
   })
 
-  it('accepts every numeric spelling of an integer body that denotes the same value', () => {
+  it('acceptsEveryNumericSpellingOfAnIntegerBodyThatDenotesTheSameValue', () => {
     const spellings = (n: number) => [String(n), `${n}.0`, `${n}e0`, `${BigInt(n) * 10n}e-1`, `${n}.000E+0`]
     fc.assert(
       fc.property(integers, (n) => {

@@ -24,7 +24,7 @@ function refusal(schema: Record<string, unknown>, name = 'deploy'): string {
 }
 
 describe('buildMirrorTable: accepted annotations', () => {
-  it('maps top-level string, integer and boolean properties', () => {
+  it('mapsTopLevelStringIntegerAndBooleanProperties', () => {
     const table = buildMirrorTable(
       'deploy',
       tool({
@@ -41,7 +41,7 @@ describe('buildMirrorTable: accepted annotations', () => {
     ])
   })
 
-  it('follows nested objects through pure properties chains', () => {
+  it('followsNestedObjectsThroughPurePropertiesChains', () => {
     const table = buildMirrorTable(
       'deploy',
       tool({
@@ -56,7 +56,7 @@ describe('buildMirrorTable: accepted annotations', () => {
     ])
   })
 
-  it('accepts every tchar, and Method (no clash with Mcp-Method)', () => {
+  it('acceptsEveryTcharAndMethodWhichDoesNotClashWithMcpMethod', () => {
     const table = buildMirrorTable(
       't',
       tool({ a: mirrored('string', "!#$%&'*+-.^_`|~09azAZ"), b: mirrored('string', 'Method') }),
@@ -67,12 +67,12 @@ describe('buildMirrorTable: accepted annotations', () => {
     ])
   })
 
-  it('returns an empty table for schemas without annotations, including boolean subschemas', () => {
+  it('returnsAnEmptyTableForSchemasWithoutAnnotationsIncludingBooleanSubschemas', () => {
     expect(buildMirrorTable('t', tool({ a: true, b: false, c: { type: 'string' } }))).toEqual([])
     expect(buildMirrorTable('t', { type: 'object' })).toEqual([])
   })
 
-  it('is pure, deterministic and frozen', () => {
+  it('isPureDeterministicAndFrozen', () => {
     const schema = tool({ b: mirrored('string', 'Bee'), a: tool({ c: mirrored('boolean', 'Sea') }) })
     const before = JSON.stringify(schema)
     const first = buildMirrorTable('t', schema)
@@ -86,13 +86,13 @@ describe('buildMirrorTable: accepted annotations', () => {
 })
 
 describe('buildMirrorTable: the annotation value', () => {
-  it('refuses a suffix with a trailing newline', () => {
+  it('refusesASuffixWithATrailingNewline', () => {
     expect(refusal(tool({ lane: mirrored('string', 'Lane\n') }))).toMatch(
       /'Lane\\x0a' is not a non-empty HTTP token/,
     )
   })
 
-  it('refuses empty suffixes and non-tchar characters', () => {
+  it('refusesEmptySuffixesAndNonTcharCharacters', () => {
     for (const suffix of [
       '',
       'Lane Id',
@@ -112,13 +112,13 @@ describe('buildMirrorTable: the annotation value', () => {
     }
   })
 
-  it('refuses non-string annotation values', () => {
+  it('refusesNonStringAnnotationValues', () => {
     for (const suffix of [7, true, null, ['Lane'], { name: 'Lane' }]) {
       expect(refusal(tool({ lane: mirrored('string', suffix) }))).toMatch(/must be a string/)
     }
   })
 
-  it('refuses suffixes equal ignoring case, even at different depths', () => {
+  it('refusesSuffixesEqualIgnoringCaseEvenAtDifferentDepths', () => {
     const message = refusal(
       tool({ owner: mirrored('string', 'Team-ID'), meta: tool({ team: mirrored('string', 'team-id') }) }),
     )
@@ -126,7 +126,7 @@ describe('buildMirrorTable: the annotation value', () => {
     expect(message).toContain('/properties/meta/properties/team')
   })
 
-  it('names the tool and the pointer, bounded in length', () => {
+  it('namesTheToolAndThePointerBoundedInLength', () => {
     const longTool = `t${'x'.repeat(500)}`
     const message = refusal(tool({ 'a/b~c': mirrored('number', 'Ratio') }), longTool)
     expect(message).toContain('/properties/a~1b~0c')
@@ -136,7 +136,7 @@ describe('buildMirrorTable: the annotation value', () => {
 })
 
 describe('buildMirrorTable: the annotated type', () => {
-  it('refuses number, object, array, null, type arrays and a missing type', () => {
+  it('refusesNumberObjectArrayNullTypeArraysAndAMissingType', () => {
     const bad = [{ type: 'number' }, { type: 'object' }, { type: 'array' }, { type: 'null' }]
     bad.push({ type: ['string', 'null'] } as never, { type: 'String' }, {} as never)
     for (const schema of bad) {
@@ -145,7 +145,7 @@ describe('buildMirrorTable: the annotated type', () => {
     }
   })
 
-  it('refuses an annotation on the root', () => {
+  it('refusesAnAnnotationOnTheRoot', () => {
     expect(refusal({ type: 'object', 'x-mcp-header': 'All' })).toMatch(/schema root/)
   })
 })
@@ -191,17 +191,17 @@ describe('buildMirrorTable: reachability', () => {
     'properties under a branch': tool({ shard: { anyOf: [tool({ inner: hidden })] } }),
   }
   for (const [keyword, schema] of Object.entries(unreachable)) {
-    it(`refuses an annotation under ${keyword}`, () => {
+    it(`refusesAnAnnotationUnder${keyword}`, () => {
       expect(refusal(schema)).toMatch(/is not statically reachable/)
     })
   }
 
-  it('refuses an annotation reached only through a properties-like keyword below a branch', () => {
+  it('refusesAnAnnotationReachedOnlyThroughAPropertiesLikeKeywordBelowABranch', () => {
     const message = refusal(tool({}, { anyOf: [{ properties: { deep: tool({ x: hidden }) } }] }))
     expect(message).toContain('/anyOf/0/properties/deep/properties/x')
   })
 
-  it('judges an aliased subschema in every position it is advertised', () => {
+  it('judgesAnAliasedSubschemaInEveryPositionItIsAdvertised', () => {
     const shared = { type: 'string', 'x-mcp-header': 'Pool' }
     expect(refusal(tool({ pool: shared }, { anyOf: [tool({ pool: shared })] }))).toContain(
       '/anyOf/0/properties/pool',
@@ -210,7 +210,7 @@ describe('buildMirrorTable: reachability', () => {
 })
 
 describe('buildMirrorTable: data is never walked', () => {
-  it('accepts a property named x-mcp-header', () => {
+  it('acceptsAPropertyNamedXMcpHeader', () => {
     const table = buildMirrorTable(
       't',
       tool({ 'x-mcp-header': { type: 'string' }, b: mirrored('string', 'Bee') }),
@@ -218,14 +218,14 @@ describe('buildMirrorTable: data is never walked', () => {
     expect(table.map((entry) => entry.path)).toEqual([['b']])
   })
 
-  it('also when the property named x-mcp-header is itself an annotated string', () => {
+  it('alsoWhenThePropertyNamedXMcpHeaderIsItselfAnAnnotatedString', () => {
     const table = buildMirrorTable('t', tool({ 'x-mcp-header': mirrored('string', 'Odd') }))
     expect(table).toEqual([
       { path: ['x-mcp-header'], suffix: 'Odd', header: 'mcp-param-odd', type: 'string' },
     ])
   })
 
-  it('accepts the key inside instance data and unknown keywords', () => {
+  it('acceptsTheKeyInsideInstanceDataAndUnknownKeywords', () => {
     const data = { 'x-mcp-header': 'Bogus', type: 'string' }
     const schema = tool({
       cfg: {
@@ -242,7 +242,7 @@ describe('buildMirrorTable: data is never walked', () => {
     expect(buildMirrorTable('t', schema)).toEqual([])
   })
 
-  it('reads draft-07 array-valued dependencies as data', () => {
+  it('readsDraft07ArrayValuedDependenciesAsData', () => {
     const schema = tool(
       { a: { type: 'string' } },
       { $schema: DRAFT_07, dependencies: { 'x-mcp-header': ['a'] } },
@@ -257,7 +257,7 @@ describe('buildMirrorTable: dialects', () => {
   const withDefs = (dialect: Record<string, unknown>) =>
     tool({ a: { type: 'string' } }, { ...dialect, $defs: { s: hidden } })
 
-  it('reads additionalItems as data in 2020-12 (explicit or default) and walks it in draft-07', () => {
+  it('readsAdditionalItemsAsDataInDraft2020ExplicitOrDefaultAndWalksItInDraft07', () => {
     expect(buildMirrorTable('t', withAdditionalItems({}))).toEqual([])
     expect(buildMirrorTable('t', withAdditionalItems({ $schema: DRAFT_2020 }))).toEqual([])
     expect(refusal(withAdditionalItems({ $schema: DRAFT_07 }))).toContain('/properties/list/additionalItems')
@@ -266,13 +266,13 @@ describe('buildMirrorTable: dialects', () => {
     )
   })
 
-  it('walks $defs in 2020-12 and reads it as data in draft-07', () => {
+  it('walksDefsInDraft2020AndReadsThemAsDataInDraft07', () => {
     expect(refusal(withDefs({}))).toContain('/$defs/s')
     expect(refusal(withDefs({ $schema: `${DRAFT_2020}#` }))).toContain('/$defs/s')
     expect(buildMirrorTable('t', withDefs({ $schema: DRAFT_07 }))).toEqual([])
   })
 
-  it('reads 2020-12-only keywords as data in draft-07', () => {
+  it('readsDraft2020OnlyKeywordsAsDataInDraft07', () => {
     const schema = tool(
       { pair: { type: 'array', prefixItems: [hidden], unevaluatedItems: hidden, contentSchema: hidden } },
       { $schema: DRAFT_07, dependentSchemas: { a: hidden }, unevaluatedProperties: hidden },
@@ -280,27 +280,27 @@ describe('buildMirrorTable: dialects', () => {
     expect(buildMirrorTable('t', schema)).toEqual([])
   })
 
-  it('walks draft-07 definitions and schema-valued dependencies', () => {
+  it('walksDraft07DefinitionsAndSchemaValuedDependencies', () => {
     expect(refusal(tool({}, { $schema: DRAFT_07, definitions: { s: hidden } }))).toContain('/definitions/s')
     expect(refusal(tool({}, { $schema: DRAFT_07, dependencies: { a: tool({ s: hidden }) } }))).toMatch(
       /reachable/,
     )
   })
 
-  it('walks additionalItems in 2019-09', () => {
+  it('walksAdditionalItemsInDraft2019', () => {
     expect(refusal(withAdditionalItems({ $schema: 'https://json-schema.org/draft/2019-09/schema' }))).toMatch(
       /reachable/,
     )
   })
 
-  it('walks the keywords of every dialect when the meta-schema is unknown', () => {
+  it('walksTheKeywordsOfEveryDialectWhenTheMetaSchemaIsUnknown', () => {
     expect(refusal(withAdditionalItems({ $schema: 'https://example.com/custom-meta' }))).toMatch(/reachable/)
     expect(refusal(withDefs({ $schema: 'https://example.com/custom-meta' }))).toMatch(/reachable/)
   })
 })
 
 describe('buildMirrorTable: normalization', () => {
-  it('walks the schema as serialized, so toJSON output is what is validated', () => {
+  it('walksTheSchemaAsSerializedSoToJsonOutputIsWhatIsValidated', () => {
     const lazy = { toJSON: () => mirrored('string', 'Lazy') }
     expect(buildMirrorTable('t', tool({ v: lazy }))).toEqual([
       { path: ['v'], suffix: 'Lazy', header: 'mcp-param-lazy', type: 'string' },
@@ -309,18 +309,18 @@ describe('buildMirrorTable: normalization', () => {
     expect(buildMirrorTable('t', tool({ v: masked }))).toEqual([])
   })
 
-  it('drops undefined annotations like JSON does', () => {
+  it('dropsUndefinedAnnotationsLikeJsonDoes', () => {
     expect(buildMirrorTable('t', tool({ v: { type: 'string', 'x-mcp-header': undefined } }))).toEqual([])
   })
 
-  it('refuses a schema that cannot be serialized, naming the tool', () => {
+  it('refusesASchemaThatCannotBeSerializedNamingTheTool', () => {
     const cyclic: Record<string, unknown> = tool({})
     cyclic['self'] = cyclic
     expect(refusal(cyclic, 'loop-tool')).toMatch(/^Tool 'loop-tool': inputSchema is not serializable/)
     expect(refusal(tool({ v: { type: 'integer', maximum: 10n } }))).toMatch(/not serializable/)
   })
 
-  it('walks deep schemas, and refuses cleanly (TypeError) those too deep to serialize', () => {
+  it('walksDeepSchemasAndRefusesThoseTooDeepToSerializeWithATypeError', () => {
     const nest = (depth: number) => {
       let schema: Record<string, unknown> = mirrored('string', 'Deep')
       for (let level = 0; level < depth; level += 1) schema = tool({ n: schema })

@@ -1,0 +1,64 @@
+/**
+ * @module result-encoder
+ * How a complete 2026-07-28 result goes on the wire: with `resultType` and the server's shared
+ * `_meta` (its `serverInfo`), serialized once. The common case (a result with neither
+ * `resultType` nor `_meta` of its own) is spliced as text around the handler's JSON, so the
+ * result object is neither copied nor mutated and the shared `_meta` is encoded once per server.
+ * A keyed result (`encoding-key.ts`) is encoded once per key.
+ */
+import { SuccessStatus } from '../../errors.ts'
+import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
+import type { ResponseReply } from '../../reply.ts'
+import { ENCODING_KEY, type KeyedResult } from '../encoding-key.ts'
+
+export class ResultEncoder {
+  /** `{ "io.modelcontextprotocol/serverInfo": info }`, shared by every result; undefined when off. */
+  readonly #meta: JsonObject | undefined
+  readonly #metaJson: string | undefined
+  readonly #byKey = new WeakMap<object, string>()
+
+  constructor(meta: JsonObject | undefined) {
+    this.#meta = meta
+    this.#metaJson = meta && JSON.stringify(meta)
+  }
+
+  /** The response carrying `result` as the complete answer to request `id`. */
+  complete(id: JsonRpcId, result: JsonObject): ResponseReply {
+    const key = (result as KeyedResult)[ENCODING_KEY]
+    let json = key === undefined ? undefined : this.#byKey.get(key)
+    if (json === undefined) {
+      json = this.#encode(result)
+      if (key !== undefined) this.#byKey.set(key, json)
+    }
+    const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`
+    return {
+      kind: 'response',
+      status: SuccessStatus.ok,
+      encoded,
+      get body() {
+        return JSON.parse(encoded) as { jsonrpc: '2.0'; id: JsonRpcId; result: JsonObject }
+      },
+    }
+  }
+
+  /** The result's JSON with `resultType` and the shared `_meta`. */
+  #encode(result: JsonObject): string {
+    if (result.resultType !== undefined || result._meta !== undefined)
+      return JSON.stringify(this.#withMeta(result))
+    const json = JSON.stringify(result)
+    if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
+      return JSON.stringify(this.#withMeta(result))
+    const meta = this.#metaJson
+    const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
+    return `${json.slice(0, -1)},${tail}`
+  }
+
+  /** Adds `resultType` and the shared `_meta` without touching the handler's object. */
+  #withMeta(result: JsonObject): JsonObject {
+    const meta = this.#meta
+    const own = result._meta as JsonObject | undefined
+    const out: JsonObject = { ...result, resultType: result.resultType ?? 'complete' }
+    if (meta !== undefined) out._meta = own === undefined ? meta : { ...own, ...meta }
+    return out
+  }
+}
