@@ -5,11 +5,11 @@
  * declares a member (or a constructor parameter property) `private` or `protected`. Read with the
  * TypeScript parser.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { listFiles, ROOT, repoPath } from './import-scan.ts'
+import { findingsIn, listFiles, ROOT } from './import-scan.ts'
 
 /** Every package's `src/` and the CLI's console page. */
 function sourceFiles(): string[] {
@@ -50,9 +50,7 @@ describe('class style', () => {
   })
 
   it('declaresNoPrivateOrProtectedMember', () => {
-    const found = sourceFiles().flatMap((file) =>
-      modifiedMembers(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
-    )
+    const found = findingsIn(sourceFiles(), modifiedMembers)
     expect(found).toEqual([])
   })
 

@@ -1,14 +1,7 @@
-/**
- * @module function-length.test
- * No production function of a package is longer than 60 lines of its own. A function's own
- * lines are its body's, less the bodies of the functions it defines: a factory that returns an
- * object of methods is as long as its own statements, and each method is measured on its own.
- */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { isTestFile, listFiles, ROOT, repoPath } from './import-scan.ts'
+import { findingsIn, isTestFile, listFiles, ROOT } from './import-scan.ts'
 
 const MAX_LINES = 60
 
@@ -68,9 +61,7 @@ describe('function length', () => {
   })
 
   it('hasNoProductionFunctionOverSixtyLinesOfItsOwn', () => {
-    const found = productionFiles().flatMap((file) =>
-      longFunctions(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
-    )
+    const found = findingsIn(productionFiles(), longFunctions)
     expect(found).toEqual([])
   })
 

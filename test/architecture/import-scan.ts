@@ -97,3 +97,13 @@ export function rootCompilerOptions(): ts.CompilerOptions {
 export function repoPath(path: string): string {
   return relative(ROOT, path).split('\\').join('/')
 }
+
+/** What `check` finds in each of `files`, as `path:finding`: the list an architecture rule expects empty. */
+export function findingsIn(
+  files: readonly string[],
+  check: (path: string, text: string) => string[],
+): string[] {
+  return files.flatMap((file) =>
+    check(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
+  )
+}

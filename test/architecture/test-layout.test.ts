@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CORE_SRC, isTestFile, listFiles, ROOT, repoPath } from './import-scan.ts'
+import { CORE_SRC, findingsIn, isTestFile, listFiles, ROOT, repoPath } from './import-scan.ts'
 import { misnamedTests } from './test-names.ts'
 
 const MAX_LINES = 400
@@ -57,9 +57,7 @@ describe('test layout', () => {
   })
 
   it('namesEveryTestInLowerCamelCase', () => {
-    const misnamed = namedFiles().flatMap((file) =>
-      misnamedTests(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
-    )
+    const misnamed = findingsIn(namedFiles(), misnamedTests)
     expect(misnamed).toEqual([])
   })
 

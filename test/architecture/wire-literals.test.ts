@@ -6,11 +6,11 @@
  * is a number given as a `status` property or as the first argument of a reply call (`json`,
  * `empty`, `writeHead`, `respond`).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { isTestFile, listFiles, ROOT, repoPath } from './import-scan.ts'
+import { findingsIn, isTestFile, listFiles, ROOT } from './import-scan.ts'
 
 const TABLE = join(ROOT, 'packages/core/src/errors.ts')
 const REPLY_CALLS = new Set(['json', 'empty', 'writeHead', 'respond'])
@@ -73,9 +73,7 @@ describe('wire literals', () => {
   })
 
   it('writesNoJsonRpcCodeOrHttpStatusOutsideTheTable', () => {
-    const found = sourceFiles().flatMap((file) =>
-      wireLiterals(file, readFileSync(file, 'utf8')).map((hit) => `${repoPath(file)}:${hit}`),
-    )
+    const found = findingsIn(sourceFiles(), wireLiterals)
     expect(found).toEqual([])
   })
 

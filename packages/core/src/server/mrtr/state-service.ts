@@ -14,15 +14,16 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import {
   type AuthInfo,
   type Binder,
-  createRequestStateCodec,
-  generateStateKey,
-  type OpenedState,
   originatingRequestBinder,
-  type RequestStateCodec,
-  type StateKey,
-  type StateMode,
   unboundBinder,
-} from '../../security/request-state/index.ts'
+} from '../../security/request-state/binding.ts'
+import {
+  createRequestStateCodec,
+  type OpenedState,
+  type RequestStateCodec,
+  type StateMode,
+} from '../../security/request-state/codec.ts'
+import { generateStateKey, type StateKey } from '../../security/request-state/key-ring.ts'
 import type { Telemetry } from '../telemetry/telemetry.ts'
 import { refusalLabel, type StateRefusalReason } from './state-refusals.ts'
 

@@ -19,7 +19,7 @@ import {
   resultOf,
 } from '../../../../../test/helpers/mcp-http.ts'
 import { type InstalledOtel, installOtel } from '../../../../../test/helpers/otel.ts'
-import { generateStateKey } from '../../security/request-state/index.ts'
+import { generateStateKey } from '../../security/request-state/key-ring.ts'
 import { createServer } from '../create-server.ts'
 import type { McpServer } from '../mcp-server.ts'
 import { elicitForm } from '../mrtr/input-requests.ts'
