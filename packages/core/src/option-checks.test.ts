@@ -71,13 +71,6 @@ describe('assertKnownOptions', () => {
     )
   })
 
-  it('saysWhereAMovedOptionWent', () => {
-    const moved = { bus: 'stores.bus' }
-    expect(() => assertKnownOptions({ bus: {} }, known(['name']), 'createServer', { moved })).toThrow(
-      new TypeError(`createServer: 'bus' is now stores.bus.`),
-    )
-  })
-
   it('refusesOptionsThatAreNotAnObject', () => {
     for (const value of [null, 'x', 3, ['path']]) {
       expect(() => assertKnownOptions(value, known(HTTP), 'listen')).toThrow(

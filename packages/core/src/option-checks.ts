@@ -28,12 +28,10 @@ export function nonNegativeInteger(value: number, name: string): number {
  */
 export type OptionNames<T> = { readonly [K in keyof T]-?: true }
 
-/** How `assertKnownOptions` checks one options object beyond its names: where it sits, what moved. */
+/** How `assertKnownOptions` checks one options object beyond its names: where it sits, whether it must be there. */
 export interface KnownOptionsCheck {
   /** Where a nested options object sits (`health`, `dpop`): the dotted prefix of every name it reports. */
   path?: string
-  /** Options that moved, by old name: what the refusal says instead of a suggestion. */
-  moved?: Readonly<Record<string, string>>
   /** Refuse `undefined` too (the options are not optional). */
   required?: boolean
 }
@@ -50,7 +48,7 @@ export function assertKnownOptions(
   where: string,
   check: KnownOptionsCheck = {},
 ): void {
-  refuseUnknown(check, CHECK_NAMES, 'assertKnownOptions', '', undefined)
+  refuseUnknown(check, CHECK_NAMES, 'assertKnownOptions', '')
   if (options === undefined && !check.required) return
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(
@@ -59,12 +57,11 @@ export function assertKnownOptions(
         : `${where}: ${check.path} must be an object.`,
     )
   }
-  refuseUnknown(options, known, where, check.path === undefined ? '' : `${check.path}.`, check.moved)
+  refuseUnknown(options, known, where, check.path === undefined ? '' : `${check.path}.`)
 }
 
 const CHECK_NAMES = {
   path: true,
-  moved: true,
   required: true,
 } as const satisfies OptionNames<KnownOptionsCheck>
 
@@ -73,12 +70,9 @@ function refuseUnknown(
   known: Readonly<Record<string, true>>,
   where: string,
   prefix: string,
-  moved: Readonly<Record<string, string>> | undefined,
 ): void {
   for (const key of Object.keys(options)) {
     if (Object.hasOwn(known, key)) continue
-    const now = moved !== undefined && Object.hasOwn(moved, key) ? moved[key] : undefined
-    if (now !== undefined) throw new TypeError(`${where}: '${prefix}${key}' is now ${now}.`)
     const closest = closestName(key, Object.keys(known))
     const hint = closest === undefined ? '' : ` (did you mean '${prefix}${closest}'?)`
     throw new TypeError(`${where}: unknown option '${prefix}${key}'${hint}.`)
