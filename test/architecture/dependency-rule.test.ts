@@ -263,6 +263,21 @@ describe('dependency rule', () => {
     expect(runtime).toEqual([])
   })
 
+  // One seam: code announces steps to the observer; only the place that builds a server chooses
+  // its subscribers (and the request context reads the active trace for its log lines).
+  it('codeOutsideObservationReachesSubscribersOnlyThroughTheObserver', () => {
+    const SUBSCRIBERS = ['observation/telemetry/', 'observation/dev-tap.ts', 'observation/log-subscriber.ts']
+    const WIRING = ['server/create-server.ts', 'server/context.ts', 'transports/http/index.ts']
+    const found = coreEdges
+      .filter((edge) => !isTestFile(edge.file))
+      .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) !== 'observation')
+      .filter((edge) => SUBSCRIBERS.some((s) => edge.target?.startsWith(s)))
+      .filter((edge) => !WIRING.includes(edge.file.slice('packages/core/src/'.length)))
+      .map(show)
+    expect(coreEdges.some((edge) => edge.target === 'observation/observer.ts')).toBe(true)
+    expect(found).toEqual([])
+  })
+
   it('hasNoImportCycleTypesIncluded', () => {
     const graph = importGraph()
     expect(graph.size).toBeGreaterThan(50)

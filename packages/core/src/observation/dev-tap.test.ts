@@ -1,14 +1,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  currentDevRequest,
-  DEV_CHANNEL,
-  type DevEvent,
-  devTapOn,
-  publishDev,
-  recordName,
-  tapRequest,
-} from './dev-tap.ts'
+import { DEV_CHANNEL, type DevEvent, devSubscriber, recordName, sessionName } from './dev-tap.ts'
+import { Observer } from './observer.ts'
 
 const seen: DevEvent[] = []
 const listener = (message: unknown) => seen.push(structuredClone(message as DevEvent))
@@ -17,28 +10,89 @@ afterEach(() => {
   seen.length = 0
 })
 
+const observer = new Observer([devSubscriber])
+
 describe('dev tap', () => {
-  it('isOffAndPublishesNothingWhileNobodySubscribes', () => {
-    expect(devTapOn()).toBe(false)
-    publishDev({ type: 'listen-stream', request: undefined, open: true })
-    expect(tapRequest('POST', '/mcp', () => currentDevRequest())).toBeUndefined()
+  it('wantsNothingAndPublishesNothingWhileNobodySubscribes', () => {
+    expect(observer.wants('exchange')).toBe(false)
+    expect(observer.wants('state-refused')).toBe(false)
+    observer.announce({ step: 'state-refused', reason: 'mac', method: 'tools/call' })
+    expect(observer.exchange('POST', '/mcp', (watch) => watch)).toBeUndefined()
     expect(seen).toEqual([])
   })
 
-  it('givesEveryStepOfARequestItsRecordAcrossAwaits', async () => {
+  it('givesEveryStepOfAnExchangeItsRecordAcrossAwaits', async () => {
     subscribe(DEV_CHANNEL, listener)
-    expect(devTapOn()).toBe(true)
-    const id = await tapRequest('POST', '/mcp', async (request) => {
+    expect(observer.wants('exchange')).toBe(true)
+    await observer.exchange('POST', '/mcp', async (watch) => {
       await new Promise((resolve) => setTimeout(resolve, 5))
-      currentDevRequest()!.method = 'tools/call'
-      publishDev({ type: 'listen-stream', request: currentDevRequest()?.id, open: true })
-      return request.id
+      observer.announce({
+        step: 'routed',
+        era: 'modern',
+        method: 'tools/call',
+        target: 'deploy',
+        subject: 'ana',
+      })
+      observer.announce({ step: 'state-refused', reason: 'binding', method: 'tools/call' })
+      observer.announce({ step: 'error-sent', code: -32602, message: 'Invalid params.' })
+      watch!.ended(200)
+    })
+    const [started, refused, ended] = seen
+    expect(started).toMatchObject({ type: 'request', request: { httpMethod: 'POST', path: '/mcp' } })
+    const id = (started as Extract<DevEvent, { type: 'request' }>).request.id
+    expect(refused).toEqual({ type: 'state-refused', request: id, reason: 'binding', method: 'tools/call' })
+    expect(ended).toMatchObject({
+      type: 'request-end',
+      request: {
+        id,
+        era: 'modern',
+        method: 'tools/call',
+        target: 'deploy',
+        subject: 'ana',
+        status: 200,
+        error: { code: -32602, message: 'Invalid params.' },
+      },
+    })
+    expect(seen).toHaveLength(3)
+  })
+
+  it('tiesAListenStreamsClosingToTheRequestThatOpenedIt', async () => {
+    subscribe(DEV_CHANNEL, listener)
+    const stream = {}
+    await observer.exchange('POST', '/mcp', async () => {
+      observer.announce({ step: 'listen-stream', subscriptionId: 1, stream, open: true })
+    })
+    // Closing happens outside any request, when the client leaves.
+    observer.announce({ step: 'listen-stream', subscriptionId: 1, stream, open: false })
+    const id = (seen[0] as Extract<DevEvent, { type: 'request' }>).request.id
+    expect(seen.slice(1)).toEqual([
+      { type: 'listen-stream', request: id, open: true },
+      { type: 'listen-stream', request: id, open: false },
+    ])
+  })
+
+  it('namesSessionsAndRecordsByDigestsNeverByTheirSecrets', () => {
+    subscribe(DEV_CHANNEL, listener)
+    observer.announce({ step: 'session', sessionId: 'session-secret', open: true })
+    observer.announce({
+      step: 'single-use',
+      nonce: 'nonce-secret',
+      what: 'rollback',
+      status: 'executed',
+      outcome: 'done',
     })
     expect(seen).toEqual([
-      { type: 'request', request: expect.objectContaining({ id, httpMethod: 'POST', path: '/mcp' }) },
-      { type: 'listen-stream', request: id, open: true },
+      { type: 'session', request: undefined, session: sessionName('session-secret'), open: true },
+      {
+        type: 'single-use',
+        request: undefined,
+        record: recordName('nonce-secret'),
+        what: 'rollback',
+        status: 'executed',
+        outcome: 'done',
+      },
     ])
-    expect(currentDevRequest()).toBeUndefined()
+    expect(JSON.stringify(seen)).not.toContain('secret')
   })
 
   it('namesARecordByADigestThatNeverHoldsTheNonce', () => {

@@ -6,13 +6,15 @@
  * and expiry, which the client cannot read), requestState refusals with their real reason, the
  * single-use record an answer claimed and what it keeps, and listen streams opening and closing.
  *
- * Nothing is built or published while nobody subscribes: every publishing site first reads
- * `devTapOn()`, one property of the channel. Only the console subscribes, and only in development.
- * A record is named by a digest of its nonce, never by the nonce itself.
+ * It is a subscriber of the server's observer that wants nothing while nobody subscribes to the
+ * channel (one property of it), so nothing is built or published then. Only the console subscribes,
+ * and only in development. A record is named by a digest of its nonce, never by the nonce itself,
+ * and a session by a digest of its id.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { channel } from 'node:diagnostics_channel'
 import { sha256Base64url } from '../security/sha256.ts'
+import type { ExchangeWatch, Step, StepEvent, Subscriber } from './observer.ts'
 
 /**
  * The `node:diagnostics_channel` every `DevEvent` is published on. The development console
@@ -89,25 +91,144 @@ export type DevEvent =
 const requests = new AsyncLocalStorage<DevRequest>()
 let nextId = 1
 
-/** Whether anyone listens: the one check every publishing site makes first. */
-export function devTapOn(): boolean {
-  return tap.hasSubscribers
+/** The steps the console shows. */
+const SHOWN: ReadonlySet<Step> = new Set<Step>([
+  'exchange',
+  'routed',
+  'error-sent',
+  'round-answered',
+  'asked',
+  'state-refused',
+  'single-use',
+  'listen-stream',
+  'task',
+  'session',
+])
+
+/** Listen streams open now, with the request that opened them, for the event of their closing. */
+const openStreams = new WeakMap<object, number | undefined>()
+
+/**
+ * The development console's subscriber: the same for every server of the process, since the
+ * console watches the process. It wants a step only while the console subscribes to `DEV_CHANNEL`.
+ */
+export const devSubscriber: Subscriber = {
+  steps: SHOWN,
+  wants: () => tap.hasSubscribers,
+  on: (event) => {
+    const shown = devEventOf(event, requests.getStore())
+    if (shown !== undefined) tap.publish(shown)
+  },
+  exchange: (httpMethod, path) => watchExchange(httpMethod, path),
 }
 
-export function publishDev(event: DevEvent): void {
-  if (tap.hasSubscribers) tap.publish(event)
-}
-
-/** Runs `handle` as a new request the console sees, published now and again when it ends. */
-export function tapRequest<T>(httpMethod: string, path: string, handle: (request: DevRequest) => T): T {
+/** A new request the console sees, published now and again when it ends. */
+function watchExchange(httpMethod: string, path: string): ExchangeWatch {
   const request: DevRequest = { id: nextId++, at: Date.now(), httpMethod, path }
-  publishDev({ type: 'request', request })
-  return requests.run(request, handle, request)
+  const started = performance.now()
+  tap.publish({ type: 'request', request } satisfies DevEvent)
+  return {
+    run: (work) => requests.run(request, work),
+    ended: (status) => {
+      request.status = status
+      request.ms = performance.now() - started
+      tap.publish({ type: 'request-end', request } satisfies DevEvent)
+    },
+  }
 }
 
-/** The request being served, when the console watches. */
-export function currentDevRequest(): DevRequest | undefined {
-  return tap.hasSubscribers ? requests.getStore() : undefined
+/** What the console shows of `event`, or undefined when it only fills in the request's record. */
+function devEventOf(event: StepEvent, current: DevRequest | undefined): DevEvent | undefined {
+  const request = current?.id
+  switch (event.step) {
+    case 'routed':
+      if (current !== undefined) describe(current, event)
+      return undefined
+    case 'error-sent':
+      if (current !== undefined) current.error = { code: event.code, message: event.message }
+      return undefined
+    case 'round-answered':
+      return { type: 'round', request, answered: answeredRound(event), actions: actionsOf(event.answers) }
+    case 'asked':
+      return { type: 'round', request, asked: askedRound(event) }
+    case 'state-refused':
+      return { type: 'state-refused', request, reason: event.reason, method: event.method }
+    case 'single-use':
+      return {
+        type: 'single-use',
+        request,
+        record: recordName(event.nonce),
+        what: event.what,
+        status: event.status,
+        ...(event.outcome === undefined ? {} : { outcome: event.outcome }),
+      }
+    case 'listen-stream':
+      return {
+        type: 'listen-stream',
+        request: streamRequest(event.stream, event.open, request),
+        open: event.open,
+      }
+    case 'task':
+      return {
+        type: 'task',
+        request,
+        taskId: event.taskId,
+        status: event.status,
+        ...(event.statusMessage ? { statusMessage: event.statusMessage } : {}),
+      }
+    case 'session':
+      return { type: 'session', request, session: sessionName(event.sessionId), open: event.open }
+    default:
+      return undefined
+  }
+}
+
+/** What the console lists a parsed request as: its era, method, target and caller. */
+function describe(request: DevRequest, routed: Extract<StepEvent, { step: 'routed' }>): void {
+  request.method = routed.method
+  if (routed.era !== undefined) request.era = routed.era
+  if (routed.target !== undefined) request.target = routed.target.slice(0, 256)
+  if (routed.subject !== undefined) request.subject = routed.subject
+}
+
+function answeredRound(event: Extract<StepEvent, { step: 'round-answered' }>) {
+  return {
+    record: recordName(event.nonce),
+    round: event.round,
+    expiresAt: event.expiresAt,
+    questions: [...event.questions],
+  }
+}
+
+function askedRound(event: Extract<StepEvent, { step: 'asked' }>) {
+  return {
+    record: recordName(event.nonce),
+    round: event.round,
+    expiresAt: event.expiresAt,
+    questions: [...event.questions],
+    carried: event.carried.map(({ key, answer }) => ({ key, answer })),
+  }
+}
+
+/** What each answer did: accept, decline or cancel (elicitations), or answered. */
+function actionsOf(answers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const actions: Record<string, string> = {}
+  for (const [key, answer] of Object.entries(answers ?? {})) {
+    const action = (answer as { action?: unknown } | null)?.action
+    actions[key] = typeof action === 'string' ? action : 'answered'
+  }
+  return actions
+}
+
+/** The request a listen stream belongs to: the one serving it as it opens, kept until it closes. */
+function streamRequest(stream: object, open: boolean, current: number | undefined): number | undefined {
+  if (open) {
+    openStreams.set(stream, current)
+    return current
+  }
+  const opener = openStreams.get(stream)
+  openStreams.delete(stream)
+  return opener
 }
 
 /** The name the console shows for a handshake session (its id is the client's credential). */

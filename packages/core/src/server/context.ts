@@ -6,6 +6,7 @@
  */
 
 import { type Logger, scopedLogger } from '../observation/logger.ts'
+import { traceIds } from '../observation/telemetry/telemetry.ts'
 import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc/message.ts'
 import type { ClientCapabilities } from '../protocol/modern/capabilities.ts'
 import type { InputRequest } from '../protocol/modern/input-requests.ts'
@@ -18,7 +19,6 @@ import { AskSignal } from './mrtr/ask-signal.ts'
 import { assertInputRequest } from './mrtr/input-requests.ts'
 import type { RecordedAnswer, RoundState } from './mrtr/round-state.ts'
 import type { TaskHandle } from './tasks/task-handle.ts'
-import { traceIds } from './telemetry/telemetry.ts'
 
 /** `modern`: 2026-07-28, stateless. `handshake`: 2025-11-25, in a session opened by `initialize`. */
 export type Era = 'modern' | 'handshake'

@@ -6,7 +6,11 @@
  * through the server's door (`door.ts`), not through members of this class.
  */
 import cluster from 'node:cluster'
+import { devSubscriber } from '../observation/dev-tap.ts'
+import { logSubscriber } from '../observation/log-subscriber.ts'
 import { defaultLogger, type Logger } from '../observation/logger.ts'
+import { Observer } from '../observation/observer.ts'
+import { Telemetry } from '../observation/telemetry/telemetry.ts'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
@@ -50,7 +54,6 @@ import { warnEphemeralKey, warnSingleUseInMemory } from './serving-warnings.ts'
 import { assertStores, type Stores } from './stores.ts'
 import { TaskService, type TaskSettings } from './tasks/task-service.ts'
 import { memoryTaskStore, type TaskStore } from './tasks/task-store.ts'
-import { Telemetry } from './telemetry/telemetry.ts'
 import type {
   CacheHints,
   PromptArgumentsInput,
@@ -191,12 +194,15 @@ const TASK_STOP_WAIT_MS = 2000
 interface BuiltServer extends ModernServer {
   /** The 2025-11-25 handshake era on the same endpoint; undefined when turned off. */
   readonly handshake: HandshakeSessions | undefined
+  /** The OpenTelemetry subscriber, which holds instruments to release on close. */
+  readonly telemetry: Telemetry
 }
 
 class Server implements McpServer {
   readonly #catalogue: Catalogue
   readonly #services: Services
   readonly #handshake: HandshakeSessions | undefined
+  readonly #telemetry: Telemetry
   readonly #taskStore: TaskStore
   /** Every store the server was given, closed once each by `close()`. */
   readonly #stores: Stores
@@ -210,6 +216,7 @@ class Server implements McpServer {
     this.#catalogue = parts.catalogue
     this.#services = parts.services
     this.#handshake = parts.handshake
+    this.#telemetry = parts.telemetry
     this.#stores = { ...options.stores }
     registerDoor(this, this.#door(parts))
   }
@@ -283,7 +290,7 @@ class Server implements McpServer {
     // the in-memory defaults; each once.
     const given = Object.values(this.#stores).filter((store) => store !== undefined)
     services.tasks.service.close()
-    services.telemetry.close()
+    this.#telemetry.close()
     const handshake = this.#handshake
     const defaults = [handshake?.sessions, handshake?.events, this.#taskStore, services.bus].filter(
       (store) => store !== undefined && !given.includes(store),
@@ -310,6 +317,7 @@ class Server implements McpServer {
     const { catalogue, services, handshake } = parts
     const door: ServerDoor = {
       logger: services.logger,
+      observer: services.observer,
       modernVersions: catalogue.versions.modern,
       supportedVersions: [...catalogue.versions.modern, ...catalogue.versions.handshake],
       handshake,
@@ -360,41 +368,37 @@ export function createServer(options: ServerOptions): McpServer {
 function buildParts(options: ServerOptions, logger: Logger, taskStore: TaskStore): BuiltServer {
   const stores = options.stores ?? {}
   const catalogue = buildCatalogue(options)
-  const { tools, prompts, resources } = catalogue
   // A worker of node:cluster reaches its siblings through the primary's relay by default.
   const bus = stores.bus ?? (cluster.isWorker ? clusterNotificationBus() : memoryNotificationBus())
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
-  // Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it.
-  const telemetry = new Telemetry(options.version, options.telemetry !== false, {
-    methods: new Set([...Object.keys(methodTable), ...SESSION_METHODS]),
-    tool: (name) => tools.get(name) !== undefined,
-    prompt: (name) => prompts.get(name) !== undefined,
-    resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
-  })
+  const telemetry = buildTelemetry(options, catalogue)
+  const observer = new Observer([logSubscriber(logger), telemetry, devSubscriber])
   const leaseMs = options.singleUse?.leaseMs
   if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
   let guard: SingleUseGuard | undefined
   const services: Services = {
-    state: new StateService(options.requestState, options.name, logger, telemetry),
+    state: new StateService(options.requestState, options.name, observer),
     get guard() {
       guard ??= createSingleUseGuard({
         store: stores.replay ?? memoryReplayStore(),
         leaseMs,
-        onEvent: (event) => {
-          logger.info({ event: `single_use_${event.type}`, detail: event.detail }, 'single-use guard')
-          if (event.type === 'lease_lost' || event.type === 'store_error') telemetry.singleUse(event.type)
+        onEvent: ({ type, detail }) => {
+          if (observer.wants('guard')) observer.announce({ step: 'guard', type, detail })
         },
-        onStoreCall: (operation, ms, ok) => telemetry.storeCall('replay', operation, ms, ok),
+        onStoreCall: (operation, ms, ok) => {
+          if (observer.wants('store-call'))
+            observer.announce({ step: 'store-call', store: 'replay', operation, ms, ok })
+        },
       })
       return guard
     },
     tasks: {
-      service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks), telemetry),
+      service: new TaskService(taskStore, bus, logger, taskSettings(options.tasks), observer),
       maxRounds,
     },
     bus,
     logger,
-    telemetry,
+    observer,
     maxRounds,
   }
   services.tasks.service.rerunOrphansWith(orphanRuns(catalogue, services))
@@ -404,8 +408,18 @@ function buildParts(options: ServerOptions, logger: Logger, taskStore: TaskStore
   const handshake =
     options.handshake === false
       ? undefined
-      : handshakeSessions(options.handshake, options.stores ?? {}, { catalogue, services })
-  return { catalogue, services, encoder, handshake }
+      : handshakeSessions(options.handshake, options.stores ?? {}, { catalogue, services }, telemetry)
+  return { catalogue, services, encoder, handshake, telemetry }
+}
+
+/** Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it. */
+function buildTelemetry(options: ServerOptions, { tools, prompts, resources }: Catalogue): Telemetry {
+  return new Telemetry(options.version, options.telemetry !== false, {
+    methods: new Set([...Object.keys(methodTable), ...SESSION_METHODS]),
+    tool: (name) => tools.get(name) !== undefined,
+    prompt: (name) => prompts.get(name) !== undefined,
+    resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
+  })
 }
 
 function buildCatalogue(options: ServerOptions): Catalogue {
@@ -440,9 +454,10 @@ function handshakeSessions(
   options: HandshakeOptions | undefined,
   stores: Stores,
   server: { catalogue: Catalogue; services: Services },
+  telemetry: Telemetry,
 ): HandshakeSessions {
   const sessions = stores.sessions ?? memorySessionStore()
-  if (sessions.count !== undefined) server.services.telemetry.countSessions(() => sessions.count!())
+  if (sessions.count !== undefined) telemetry.countSessions(() => sessions.count!())
   return new HandshakeSessions(server, {
     sessions,
     events: stores.events ?? memoryEventStore(),

@@ -9,6 +9,7 @@
  */
 
 import type { Logger } from '../observation/logger.ts'
+import type { Observer } from '../observation/observer.ts'
 import type {
   InboundMessage,
   JsonObject,
@@ -28,6 +29,8 @@ export type { EventStore, Exchange, McpServer, Readiness }
 
 export interface ServerDoor {
   readonly logger: Logger
+  /** Where a transport announces the steps it sees (the exchange, its route, an error it sends). */
+  readonly observer: Observer
   /** The versions a 2026-07-28 request may name. */
   readonly modernVersions: readonly string[]
   /** Every version this server speaks, for the data of an unsupported-version error. */

@@ -55,9 +55,9 @@ export function serveHandshake(
 ): Promise<ResponseReply> {
   // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
   const origin = { headers: exchange.headers, sessionId: session.record.id, cancelled: exchange.signal }
-  return observedRequest(server.services, request, origin, async (span) => {
+  return observedRequest(server.services, request, origin, async (watch) => {
     const result = await dispatch(server, request, session, exchange)
-    span.answered(undefined, result.isError === true)
+    watch.answered(undefined, result.isError === true)
     return success(request.id, result)
   })
 }
@@ -155,13 +155,9 @@ async function withShim(call: MethodCall, spec: MethodSpec, session: SessionCont
     const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
     const responses: JsonObject = {}
     for (const [key, request] of Object.entries(requests)) {
-      // The request to the client is a child span of the call: the time spent waiting shows.
-      responses[key] = await services.telemetry.step(
-        request.method,
-        () => askClient(session, key, request, call.exchange),
-        {
-          client: true,
-        },
+      // The request to the client is a phase of the call: the time spent waiting shows.
+      responses[key] = await services.observer.phase({ clientRequest: request.method }, () =>
+        askClient(session, key, request, call.exchange),
       )
     }
     params = { ...call.params, inputResponses: responses, requestState: result.requestState }

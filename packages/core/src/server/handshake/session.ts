@@ -6,7 +6,6 @@
  * server events to session notifications are done here, once, for HTTP and stdio alike.
  */
 
-import { currentDevRequest, devTapOn, publishDev, sessionName } from '../../observation/dev-tap.ts'
 import type {
   JsonObject,
   JsonRpcId,
@@ -132,14 +131,9 @@ export class Session implements SessionContext, SessionDoor {
   /** Ends the session (HTTP DELETE): its streams close on every instance. */
   async end(): Promise<void> {
     await this.#store.delete(this.id)
-    if (devTapOn())
-      publishDev({
-        type: 'session',
-        request: currentDevRequest()?.id,
-        session: sessionName(this.id),
-        open: false,
-      })
-    this.#services.server.services.bus.publish({ type: 'session-ended', sessionId: this.id })
+    const { observer, bus } = this.#services.server.services
+    if (observer.wants('session')) observer.announce({ step: 'session', sessionId: this.id, open: false })
+    bus.publish({ type: 'session-ended', sessionId: this.id })
   }
 
   /**

@@ -6,7 +6,6 @@
  * instance not holding the request arrive here from the bus and are routed to the one waiting.
  */
 import { handshakeJsonrpcCode, TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn, publishDev, sessionName } from '../../observation/dev-tap.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
@@ -53,29 +52,29 @@ export class HandshakeSessions implements HandshakeDoor {
   }
 
   /**
-   * Opens a session for `initialize` and returns it with the initialize result, in a span of its
-   * own. `local` keeps it in this process only, for a transport that is itself one client's
-   * connection (stdio); `headers` are the HTTP request's.
+   * Opens a session for `initialize` and returns it with the initialize result, watched as a
+   * request of its own. `local` keeps it in this process only, for a transport that is itself one
+   * client's connection (stdio); `headers` are the HTTP request's.
    */
   async open(
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
     options?: { local?: boolean; headers?: HeaderView },
   ): Promise<{ session: Session; result: Record<string, unknown> }> {
-    const telemetry = this.#services.server.services.telemetry
-    const span = telemetry.request({
+    const { observer } = this.#services.server.services
+    const watch = observer.request({
       method: request.method,
       requestId: request.id,
       params: request.params as JsonObject | undefined,
       headers: options?.headers,
     })
     try {
-      return await span.run(() => this.#open(request, auth, options?.local === true))
+      return await watch.run(() => this.#open(request, auth, options?.local === true))
     } catch (error) {
-      if (error instanceof TesseraError) span.failed(handshakeJsonrpcCode(error.code), error.message)
+      if (error instanceof TesseraError) watch.failed(handshakeJsonrpcCode(error.code), error.message)
       throw error
     } finally {
-      span.end(telemetry)
+      watch.end()
     }
   }
 
@@ -98,10 +97,9 @@ export class HandshakeSessions implements HandshakeDoor {
     if (!(await store.create(opened.session))) {
       throw new TesseraError('TESSERA_TOO_MANY_SESSIONS', 'Too many sessions; try again later.')
     }
-    if (devTapOn()) {
-      const session = sessionName(opened.session.id)
-      publishDev({ type: 'session', request: currentDevRequest()?.id, session, open: true })
-    }
+    const { observer } = this.#services.server.services
+    if (observer.wants('session'))
+      observer.announce({ step: 'session', sessionId: opened.session.id, open: true })
     return { session: new Session(this.#services, store, opened.session, !local), result: opened.result }
   }
 

@@ -54,8 +54,10 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
-  const args = services.telemetry.step('validate arguments', () => validateArguments(tool, params.arguments))
-  if (tool.trace.arguments) services.telemetry.value('gen_ai.tool.call.arguments', args)
+  const { observer } = services
+  const args = observer.phase('validate arguments', () => validateArguments(tool, params.arguments))
+  if (tool.trace.arguments && observer.wants('traced-value'))
+    observer.announce({ step: 'traced-value', key: 'arguments', value: args })
   let result: CallToolResult | InputRequiredWire
   try {
     result = await runInteractive<CallToolResult>({
@@ -77,8 +79,12 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
     result = failure(services.logger, tool, error, exchange.signal)
   }
   // Only a result answered here: a question carries its requestState, a task its result later.
-  if (tool.trace.result && (result as InputRequiredWire).resultType === undefined) {
-    services.telemetry.value('gen_ai.tool.call.result', result)
+  if (
+    tool.trace.result &&
+    (result as InputRequiredWire).resultType === undefined &&
+    observer.wants('traced-value')
+  ) {
+    observer.announce({ step: 'traced-value', key: 'result', value: result })
   }
   return result
 }

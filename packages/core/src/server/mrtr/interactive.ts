@@ -7,7 +7,7 @@
  * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
 import { TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn, publishDev, recordName } from '../../observation/dev-tap.ts'
+import type { Observer } from '../../observation/observer.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { GuardOutcome } from '../../security/replay/guard.ts'
@@ -28,7 +28,7 @@ import { isRoundPayload, type RoundPayload, RoundState } from './round-state.ts'
 import { INVALID_STATE_MESSAGE } from './state-service.ts'
 
 /** What running a round needs of the server. */
-export type RoundServices = Pick<Services, 'state' | 'guard' | 'telemetry' | 'maxRounds'>
+export type RoundServices = Pick<Services, 'state' | 'guard' | 'observer' | 'maxRounds'>
 
 export interface InteractiveCall<R> {
   services: RoundServices
@@ -72,8 +72,17 @@ export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRe
     const payload = opened.payload?.m
     if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     round = new RoundState(incoming, payload, opened.nonce)
-    services.telemetry.round(payload.r, payload.s)
-    if (devTapOn()) tapAnswered(opened.nonce, opened.expiresAt, payload, incoming)
+    if (services.observer.wants('round-answered')) {
+      services.observer.announce({
+        step: 'round-answered',
+        nonce: opened.nonce,
+        expiresAt: opened.expiresAt,
+        round: payload.r,
+        questions: payload.q.map(([key]) => key),
+        answers: incoming,
+        link: payload.s,
+      })
+    }
   } else if (incoming !== undefined) {
     // Answers without a state can only be volunteered like arguments; a single-use target
     // must never act on them, because there is no nonce to consume.
@@ -108,7 +117,7 @@ function execute<R>(
     let out: R
     try {
       const invoke = () => call.invoke(ctx)
-      out = await call.services.telemetry.step('handler', () => (starter ? starter.race(invoke()) : invoke()))
+      out = await call.services.observer.phase('handler', () => (starter ? starter.race(invoke()) : invoke()))
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
@@ -139,7 +148,8 @@ async function guarded<R>(
   if (epoch === undefined) refuseStale(call)
   // The nonce is consumed by whatever this round answers, a follow-up question included: a retry
   // of this round gets the same follow-up (same next state) instead of a second, parallel branch.
-  const result = await call.services.telemetry.step('single-use guard', () =>
+  const { observer } = call.services
+  const result = await observer.phase('single-use guard', () =>
     guard.run(
       nonce,
       single.what,
@@ -149,9 +159,8 @@ async function guarded<R>(
       epoch,
     ),
   )
-  if (devTapOn()) tapSingleUse(nonce, single.what, result)
+  if (observer.wants('single-use')) announceSingleUse(observer, nonce, single.what, result)
   if (result.status === 'stale') refuseStale(call)
-  call.services.telemetry.singleUse(result.status === 'duplicate' ? 'replayed' : result.status)
   if (result.status === 'executed') return result.value
   if (result.status === 'in_progress') {
     // The twin of this answer may be storing its task right now: then that task is the answer.
@@ -211,7 +220,7 @@ async function ask<R>(
     q: keys.map((key) => [key, round.digestOf(key, signal.requests[key]!)]),
     g: round.gathered(),
   }
-  const first = round.payload?.s ?? call.services.telemetry.carry()
+  const first = round.payload?.s ?? call.services.observer.link()
   if (first !== undefined) payload.s = first
   // Its answer will be claimed: on the store's epoch of now.
   if (call.singleUse) payload.e = await call.services.guard.epoch()
@@ -220,59 +229,35 @@ async function ask<R>(
     requestState: call.services.state.mint({ m: payload }, binding),
   }
   if (keys.length > 0) wire.inputRequests = { ...signal.requests }
-  if (devTapOn()) tapAsked(call.services, wire.requestState, binding, payload)
+  if (call.services.observer.wants('asked')) announceAsked(call.services, wire.requestState, binding, payload)
   return wire
 }
 
-/** The development console's view of the state a request answered, and of its answers. */
-function tapAnswered(
-  nonce: string,
-  expiresAt: number,
-  payload: RoundPayload,
-  incoming: Record<string, unknown> | undefined,
-): void {
-  const actions: Record<string, string> = {}
-  for (const [key, answer] of Object.entries(incoming ?? {})) {
-    const action = (answer as { action?: unknown } | null)?.action
-    actions[key] = typeof action === 'string' ? action : 'answered'
-  }
-  publishDev({
-    type: 'round',
-    request: currentDevRequest()?.id,
-    answered: {
-      record: recordName(nonce),
-      round: payload.r,
-      expiresAt,
-      questions: payload.q.map(([key]) => key),
-    },
-    actions,
-  })
-}
-
-/** The development console's view of the state an ask just sealed (opened again, on the server's side). */
-function tapAsked(services: RoundServices, token: string, binding: string, payload: RoundPayload): void {
+/** The state an ask just sealed, opened again on the server's side for the observer. */
+function announceAsked(services: RoundServices, token: string, binding: string, payload: RoundPayload): void {
   const sealed = services.state.peek(token, binding)
   if (sealed === undefined) return
-  publishDev({
-    type: 'round',
-    request: currentDevRequest()?.id,
-    asked: {
-      record: recordName(sealed.nonce),
-      round: payload.r,
-      expiresAt: sealed.expiresAt,
-      questions: payload.q.map(([key]) => key),
-      carried: payload.g.map(({ k, a }) => ({ key: k, answer: a })),
-    },
+  services.observer.announce({
+    step: 'asked',
+    nonce: sealed.nonce,
+    expiresAt: sealed.expiresAt,
+    round: payload.r,
+    questions: payload.q.map(([key]) => key),
+    carried: payload.g.map(({ k, a }) => ({ key: k, answer: a })),
   })
 }
 
-function tapSingleUse(nonce: string, what: string, result: GuardOutcome<unknown>): void {
+function announceSingleUse(
+  observer: Observer,
+  nonce: string,
+  what: string,
+  result: GuardOutcome<unknown>,
+): void {
   const status = result.status === 'duplicate' ? 'replayed' : result.status
   const outcome = result.status === 'executed' || result.status === 'duplicate' ? result.outcome : undefined
-  publishDev({
-    type: 'single-use',
-    request: currentDevRequest()?.id,
-    record: recordName(nonce),
+  observer.announce({
+    step: 'single-use',
+    nonce,
     what,
     status,
     ...(outcome === undefined ? {} : { outcome }),

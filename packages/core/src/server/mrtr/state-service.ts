@@ -1,14 +1,14 @@
 /**
  * @module state-service
  * One codec and one binding for every requestState the server mints: the framework's own (answers
- * gathered across rounds) and a handler's. Refusals are reported with their precise reason to the
- * logger and metrics only; the client always gets the same -32602. Counts per key id tell an
- * operator when an old key has stopped arriving and can leave the ring.
+ * gathered across rounds) and a handler's. Refusals are announced with their precise reason to the
+ * observer only (the logs, the metrics, the dev console); the client always gets the same -32602.
+ * Counts per key id tell an operator when an old key has stopped arriving and can leave the ring.
  */
 
 import { TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
-import type { Logger } from '../../observation/logger.ts'
+import type { Observer } from '../../observation/observer.ts'
+import { refusalLabel, type StateRefusalReason } from '../../observation/state-refusals.ts'
 import type { OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import {
@@ -24,8 +24,6 @@ import {
   type StateMode,
 } from '../../security/request-state/codec.ts'
 import { generateStateKey, type StateKey } from '../../security/request-state/key-ring.ts'
-import type { Telemetry } from '../telemetry/telemetry.ts'
-import { refusalLabel, type StateRefusalReason } from './state-refusals.ts'
 
 /**
  * How the server seals and binds its requestStates (`ServerOptions.requestState`): the key ring,
@@ -79,17 +77,10 @@ export class StateService {
   readonly #identity: string
   readonly #metrics: StateMetrics = { openedByKey: {}, refused: {}, minted: 0 }
 
-  readonly #logger: Logger
-  readonly #telemetry: Telemetry
+  readonly #observer: Observer
 
-  constructor(
-    options: RequestStateOptions | undefined,
-    serverName: string,
-    logger: Logger,
-    telemetry: Telemetry,
-  ) {
-    this.#logger = logger
-    this.#telemetry = telemetry
+  constructor(options: RequestStateOptions | undefined, serverName: string, observer: Observer) {
+    this.#observer = observer
     this.ephemeral = options?.keys === undefined || options.keys.length === 0
     const keys = this.ephemeral ? [generateStateKey('ephemeral')] : options!.keys!
     this.#codec = createRequestStateCodec({
@@ -117,7 +108,7 @@ export class StateService {
 
   mint(payload: unknown, binding: string): string {
     this.#metrics.minted++
-    return this.#telemetry.step('requestState seal', () => this.#codec.mint(payload, binding))
+    return this.#observer.phase('requestState seal', () => this.#codec.mint(payload, binding))
   }
 
   /** Opens a state or throws the one fixed -32602; the reason goes to logs and metrics only. */
@@ -126,13 +117,14 @@ export class StateService {
       this.refuse('malformed', method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
-    const opened = this.#telemetry.step('requestState open', () => this.#codec.open<T>(token, binding))
+    const opened = this.#observer.phase('requestState open', () => this.#codec.open<T>(token, binding))
     if (!opened.ok) {
       this.refuse(opened.reason, method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
     this.#metrics.openedByKey[opened.keyId] = (this.#metrics.openedByKey[opened.keyId] ?? 0) + 1
-    this.#telemetry.opened(opened.keyId)
+    if (this.#observer.wants('state-opened'))
+      this.#observer.announce({ step: 'state-opened', keyId: opened.keyId })
     return opened
   }
 
@@ -145,9 +137,8 @@ export class StateService {
     // A binder the application wrote may return any reason: the counts keep to the fixed set.
     const label = refusalLabel(reason)
     this.#metrics.refused[label] = (this.#metrics.refused[label] ?? 0) + 1
-    this.#telemetry.refused(label)
-    this.#logger.warn({ event: 'request_state_refused', reason, method }, 'requestState refused')
-    if (devTapOn()) publishDev({ type: 'state-refused', request: currentDevRequest()?.id, reason, method })
+    if (this.#observer.wants('state-refused'))
+      this.#observer.announce({ step: 'state-refused', reason, method })
   }
 
   /**

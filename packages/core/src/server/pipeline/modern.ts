@@ -6,6 +6,7 @@
  * transport has them (HTTP). Every result leaves with `resultType` and `serverInfo`.
  */
 import { TesseraError } from '../../errors.ts'
+import type { RequestWatch } from '../../observation/observer.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import { readRequestMeta } from '../../protocol/modern/request-meta.ts'
 import {
@@ -17,7 +18,6 @@ import {
 import type { Reply } from '../../reply.ts'
 import type { Exchange } from '../exchange.ts'
 import type { MethodCall, ServerParts } from '../methods/method-call.ts'
-import type { RequestSpan } from '../telemetry/telemetry.ts'
 import { methodTable } from './method-table.ts'
 import { observedRequest } from './observed-request.ts'
 import type { ResultEncoder } from './result-encoder.ts'
@@ -34,8 +34,8 @@ export function serveModern(
   exchange: Exchange,
 ): Promise<Reply> {
   const origin = { headers: exchange.headers }
-  return observedRequest(server.services, request, origin, (span) =>
-    dispatch(server, request, exchange, span),
+  return observedRequest(server.services, request, origin, (watch) =>
+    dispatch(server, request, exchange, watch),
   )
 }
 
@@ -43,7 +43,7 @@ async function dispatch(
   server: ModernServer,
   request: JsonRpcRequest,
   exchange: Exchange,
-  span: RequestSpan,
+  watch: RequestWatch,
 ): Promise<Reply> {
   const { catalogue } = server
   const params = request.params
@@ -79,7 +79,7 @@ async function dispatch(
   }
   if (request.method === 'subscriptions/listen') return await subscriptionsListen(call)
   const result = await spec.run(call)
-  span.answered(result.resultType as string | undefined, result.isError === true)
+  watch.answered(result.resultType as string | undefined, result.isError === true)
   return server.encoder.complete(request.id, result)
 }
 

@@ -1,15 +1,16 @@
 /**
  * @module observed-request
- * The frame every request is served in, in either era: its span (opened before anything is
- * checked, ended whatever happens), the log line of an internal failure, and the error reply a
- * failure becomes. Written once so both pipelines observe and answer failures alike.
+ * The frame every request is served in, in either era: its watch by the observer's subscribers
+ * (its span, opened before anything is checked and ended whatever happens), the announcement of
+ * an internal failure, and the error reply a failure becomes. Written once so both pipelines
+ * observe and answer failures alike.
  */
 import { handshakeJsonrpcCode } from '../../errors.ts'
+import type { RequestWatch } from '../../observation/observer.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { failure, type ResponseReply, toTesseraError } from '../../reply.ts'
 import type { Services } from '../services.ts'
-import type { RequestSpan } from '../telemetry/telemetry.ts'
 
 /** Where a request came from, as its span records it. */
 export interface RequestOrigin {
@@ -21,14 +22,15 @@ export interface RequestOrigin {
   readonly cancelled?: AbortSignal
 }
 
-/** Serves `request` with `serve` inside its span; a failure becomes the error reply of its era. */
+/** Serves `request` with `serve` inside its watch; a failure becomes the error reply of its era. */
 export async function observedRequest<R>(
-  services: Pick<Services, 'telemetry' | 'logger'>,
+  services: Pick<Services, 'observer'>,
   request: JsonRpcRequest,
   origin: RequestOrigin,
-  serve: (span: RequestSpan) => Promise<R>,
+  serve: (watch: RequestWatch) => Promise<R>,
 ): Promise<R | ResponseReply> {
-  const span = services.telemetry.request({
+  const { observer } = services
+  const watch = observer.request({
     method: request.method,
     requestId: request.id,
     params: request.params as JsonObject | undefined,
@@ -36,16 +38,16 @@ export async function observedRequest<R>(
     sessionId: origin.sessionId,
   })
   try {
-    return await span.run(() => serve(span))
+    return await watch.run(() => serve(watch))
   } catch (error) {
     const failed = toTesseraError(error, (err) => {
-      if (origin.cancelled?.aborted !== true)
-        services.logger.error({ event: 'internal_error', method: request.method, err }, 'internal error')
+      if (origin.cancelled?.aborted !== true && observer.wants('failed'))
+        observer.announce({ step: 'failed', method: request.method, error: err })
     })
     const inSession = origin.sessionId !== undefined
-    span.failed(inSession ? handshakeJsonrpcCode(failed.code) : failed.jsonrpcCode, failed.message)
+    watch.failed(inSession ? handshakeJsonrpcCode(failed.code) : failed.jsonrpcCode, failed.message)
     return failure(request.id, failed, { inSession })
   } finally {
-    span.end(services.telemetry)
+    watch.end()
   }
 }

@@ -5,7 +5,6 @@
  * request's id as `subscriptionId` (same JSON type). Progress and log messages never go here.
  */
 import { SuccessStatus, TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
@@ -59,14 +58,13 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
         if (method === undefined) return
         sink.send(notification(method, id, event.type === 'resources/updated' ? { uri: event.uri } : {}))
       })
-      call.services.telemetry.listenStreams(1)
-      call.services.logger.debug({ event: 'listen_opened', subscriptionId: id }, 'listen stream opened')
-      const devRequest = devTapOn() ? currentDevRequest()?.id : undefined
-      if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: true })
+      const { observer } = call.services
+      if (observer.wants('listen-stream'))
+        observer.announce({ step: 'listen-stream', subscriptionId: id, stream: sink, open: true })
       sink.onClose(() => {
         unsubscribe()
-        call.services.telemetry.listenStreams(-1)
-        if (devTapOn()) publishDev({ type: 'listen-stream', request: devRequest, open: false })
+        if (observer.wants('listen-stream'))
+          observer.announce({ step: 'listen-stream', subscriptionId: id, stream: sink, open: false })
       })
     },
   }

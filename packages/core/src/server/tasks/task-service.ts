@@ -8,8 +8,8 @@
  * `working`, and the late worker, should it wake, can no longer write.
  */
 import { TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn, publishDev } from '../../observation/dev-tap.ts'
 import type { Logger } from '../../observation/logger.ts'
+import type { Observer } from '../../observation/observer.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
@@ -17,7 +17,6 @@ import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { sha256Base64url } from '../../security/sha256.ts'
 import { principalKey } from '../handshake/principal.ts'
 import type { NotificationBus } from '../notification-bus.ts'
-import type { Telemetry } from '../telemetry/telemetry.ts'
 import {
   cancelledByClient,
   detailedTask,
@@ -82,20 +81,20 @@ export class TaskService {
   #unsubscribe: (() => void) | undefined
   #orphans: OrphanRuns | undefined
 
-  readonly #telemetry: Telemetry | undefined
+  readonly #observer: Observer
 
   constructor(
     store: TaskStore,
     bus: NotificationBus,
     logger: Logger,
     settings: TaskSettings,
-    telemetry?: Telemetry,
+    observer: Observer,
   ) {
     this.#store = store
     this.#bus = bus
     this.#logger = logger
     this.settings = settings
-    this.#telemetry = telemetry
+    this.#observer = observer
   }
 
   /** The owner key of a caller, or undefined when tasks cannot be bound to it (no subject). */
@@ -156,8 +155,7 @@ export class TaskService {
       )
     }
     if (created !== 'created') throw this.#unavailable('create', `the store refused the task (${created})`)
-    this.#logger.info({ event: 'task_created', taskId: task.id, tool: task.call.tool }, 'task created')
-    this.publish(task)
+    this.#publish(task, true)
   }
 
   /** Throws -32602 when `task` is larger than a record may be (its result left out). */
@@ -254,7 +252,7 @@ export class TaskService {
         expiresAt: expiry(updatedAt, next.ttlMs, next.lease?.until),
       }
       if (await this.#call('replace', () => this.#store.replace(id, current.version, written))) {
-        if (!options.quiet) this.publish(written)
+        if (!options.quiet) this.#publish(written, false)
         return written
       }
     }
@@ -262,17 +260,19 @@ export class TaskService {
   }
 
   /**
-   * Tells listen streams everywhere what the task now is. A large task travels as its id only
-   * (a bus may carry a few kilobytes per event): the delivering instance reads it from the store.
+   * Announces the task's new state and tells listen streams everywhere what the task now is. A
+   * large task travels as its id only (a bus may carry a few kilobytes per event): the delivering
+   * instance reads it from the store.
    */
-  publish(task: TaskRecord): void {
-    if (devTapOn()) {
+  #publish(task: TaskRecord, created: boolean): void {
+    if (this.#observer.wants('task')) {
       const { id: taskId, status, statusMessage } = task
-      publishDev({
-        type: 'task',
-        request: currentDevRequest()?.id,
+      this.#observer.announce({
+        step: 'task',
         taskId,
+        tool: task.call.tool,
         status,
+        created,
         ...(statusMessage ? { statusMessage } : {}),
       })
     }
@@ -383,15 +383,21 @@ export class TaskService {
       this.settings.storeTimeoutMs,
     ).then(
       (value) => {
-        this.#telemetry?.storeCall('tasks', operation, performance.now() - started, true)
+        this.#storeCall(operation, started, true)
         return value
       },
       (error: unknown) => {
-        this.#telemetry?.storeCall('tasks', operation, performance.now() - started, false)
+        this.#storeCall(operation, started, false)
         if (error instanceof TesseraError) throw error
         throw this.#unavailable(operation, error instanceof Error ? error.message : String(error))
       },
     )
+  }
+
+  #storeCall(operation: string, started: number, ok: boolean): void {
+    if (!this.#observer.wants('store-call')) return
+    const ms = performance.now() - started
+    this.#observer.announce({ step: 'store-call', store: 'tasks', operation, ms, ok })
   }
 
   #unavailable(operation: string, detail: string): TesseraError {

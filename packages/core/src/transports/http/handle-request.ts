@@ -6,7 +6,6 @@
  * JSON-RPC code and HTTP status come from the error table.
  */
 import { SuccessStatus, TesseraError } from '../../errors.ts'
-import { currentDevRequest, devTapOn } from '../../observation/dev-tap.ts'
 import { classifyRequest } from '../../protocol/eras/classify.ts'
 import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
@@ -65,7 +64,7 @@ export async function handleHttpRequest(
     sessionId: input.headers.get('mcp-session-id'),
     handshakeEnabled: sessions !== undefined,
   })
-  if (devTapOn()) describeForConsole(inbound, route.era, auth)
+  if (door.observer.wants('routed')) announceRoute(door, inbound, route.era, auth)
   if (route.era === 'modern') {
     if (inbound.kind === 'notification') return writer.empty(SuccessStatus.accepted)
     if (inbound.kind !== 'request') return refuse(door, inbound, input, writer)
@@ -200,14 +199,21 @@ function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json'
 }
 
-/** What the development console shows of a parsed message: its era, method, target and caller. */
-function describeForConsole(inbound: InboundMessage, era: string, auth: AuthInfo | undefined): void {
-  const request = currentDevRequest()
-  if (request === undefined || inbound.kind === 'response') return
+/** What a parsed message is: its era, method, target and caller. */
+function announceRoute(
+  door: ServerDoor,
+  inbound: InboundMessage,
+  era: string,
+  auth: AuthInfo | undefined,
+): void {
+  if (inbound.kind === 'response') return
   const { method, params } = inbound.message
-  request.method = method
-  if (era === 'modern' || era === 'handshake') request.era = era
   const target = params?.name ?? params?.uri
-  if (typeof target === 'string') request.target = target.slice(0, 256)
-  if (auth?.subject !== undefined) request.subject = auth.subject
+  door.observer.announce({
+    step: 'routed',
+    era: era === 'modern' || era === 'handshake' ? era : undefined,
+    method,
+    target: typeof target === 'string' ? target.slice(0, 256) : undefined,
+    subject: auth?.subject,
+  })
 }

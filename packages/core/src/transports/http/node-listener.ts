@@ -6,7 +6,6 @@
  * anywhere, behind a body parser or not) and Fastify (from a route that hijacks the reply).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { devTapOn, publishDev, tapRequest } from '../../observation/dev-tap.ts'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
@@ -99,7 +98,7 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       if (next) return next()
       return writeFault(new NodeReplyWriter(res, req), 'TESSERA_NOT_FOUND', 'Not found.')
     }
-    const writer = new NodeReplyWriter(res, req)
+    const writer = new NodeReplyWriter(res, req, door.observer)
     if (draining) {
       return writeFault(writer, 'TESSERA_UNAVAILABLE', 'Service unavailable: the server is shutting down.', {
         headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
@@ -129,14 +128,10 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       body: () => readNodeBody(req, resolved),
       becameStream: release,
     }
-    const handling = devTapOn()
-      ? tapRequest(input.method, pathOf(input.target), (request) => {
-          const started = performance.now()
-          res.once('close', () => {
-            request.status = res.statusCode
-            request.ms = performance.now() - started
-            publishDev({ type: 'request-end', request })
-          })
+    const { observer } = door
+    const handling = observer.wants('exchange')
+      ? observer.exchange(input.method, pathOf(input.target), (watch) => {
+          if (watch !== undefined) res.once('close', () => watch.ended(res.statusCode))
           return handleHttpRequest(door, resolved, input, writer)
         })
       : handleHttpRequest(door, resolved, input, writer)

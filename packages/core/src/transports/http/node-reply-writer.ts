@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { SuccessStatus } from '../../errors.ts'
-import { currentDevRequest, devTapOn } from '../../observation/dev-tap.ts'
+import type { Observer } from '../../observation/observer.ts'
 import type { ReplyWriter, SseWriter } from './reply-writer.ts'
 
 export class NodeReplyWriter implements ReplyWriter {
@@ -12,11 +12,16 @@ export class NodeReplyWriter implements ReplyWriter {
 
   readonly #res: ServerResponse
   readonly #req: IncomingMessage | undefined
+  readonly #observer: Observer | undefined
 
-  /** `req` is the request answered: a refusal sent before its body arrived waits for the rest. */
-  constructor(res: ServerResponse, req?: IncomingMessage) {
+  /**
+   * `req` is the request answered: a refusal sent before its body arrived waits for the rest.
+   * `observer` is told of each JSON-RPC error the endpoint sends.
+   */
+  constructor(res: ServerResponse, req?: IncomingMessage, observer?: Observer) {
     this.#res = res
     this.#req = req
+    this.#observer = observer
   }
 
   get closed(): boolean {
@@ -37,7 +42,7 @@ export class NodeReplyWriter implements ReplyWriter {
     }
     if (headers) Object.assign(h, headers)
     this.#res.writeHead(status, h)
-    if (devTapOn()) noteJsonRpcError(body)
+    if (this.#observer?.wants('error-sent')) announceError(this.#observer, body)
     if (this.#req !== undefined && bodyStillComing(this.#req)) endAfterTheBody(this.#req, this.#res, body)
     else this.#res.end(body)
   }
@@ -114,13 +119,15 @@ function endAfterTheBody(req: IncomingMessage, res: ServerResponse, body: string
   req.resume()
 }
 
-/** For the development console: the JSON-RPC error an answer carries, if any. */
-function noteJsonRpcError(body: string): void {
-  const request = currentDevRequest()
-  if (request === undefined || !body.includes('"error"')) return
+/** The JSON-RPC error an answer carries, if any, read back from what was written. */
+function announceError(observer: Observer, body: string): void {
+  if (!body.includes('"error"')) return
+  let error: { code?: unknown; message?: unknown } | undefined
   try {
-    const error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error
-    if (typeof error?.code === 'number' && typeof error.message === 'string')
-      request.error = { code: error.code, message: error.message }
-  } catch {}
+    error = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error
+  } catch {
+    return
+  }
+  if (typeof error?.code === 'number' && typeof error.message === 'string')
+    observer.announce({ step: 'error-sent', code: error.code, message: error.message })
 }

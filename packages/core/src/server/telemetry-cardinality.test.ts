@@ -6,13 +6,13 @@
  * `_OTHER` too, and every value a span takes from a request is bounded in length.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fetchClient, fetchFace } from '../../../../../test/helpers/fetch-client.ts'
-import { capturingLogger, type Json } from '../../../../../test/helpers/mcp-http.ts'
-import { type InstalledOtel, installOtel } from '../../../../../test/helpers/otel.ts'
-import { createServer } from '../create-server.ts'
-import type { McpServer } from '../mcp-server.ts'
-import { methodTable } from '../pipeline/method-table.ts'
-import { Telemetry } from './telemetry.ts'
+import { fetchClient, fetchFace } from '../../../../test/helpers/fetch-client.ts'
+import { capturingLogger, type Json } from '../../../../test/helpers/mcp-http.ts'
+import { type InstalledOtel, installOtel } from '../../../../test/helpers/otel.ts'
+import { Telemetry } from '../observation/telemetry/telemetry.ts'
+import { createServer } from './create-server.ts'
+import type { McpServer } from './mcp-server.ts'
+import { methodTable } from './pipeline/method-table.ts'
 
 const OTHER = '_OTHER'
 const PROBES = 200
@@ -224,12 +224,19 @@ describe('telemetry cardinality: the fixed label sets', () => {
       prompt: () => false,
       resource: () => false,
     })
-    telemetry.refused('made-up-reason')
-    telemetry.singleUse('made-up-outcome')
-    telemetry.storeCall('made-up-store', 'made-up-operation', 1, false)
-    const span = telemetry.request({ method: 'tools/call', requestId: 1, params: {}, headers: undefined })
-    span.failed(-1, 'a code outside the error table')
-    span.end(telemetry)
+    // Values outside the types too: what reaches telemetry is bounded by its sets, not by the types.
+    telemetry.on({ step: 'state-refused', reason: 'made-up-reason', method: 'tools/call' })
+    telemetry.on({ step: 'single-use', nonce: 'n', what: 'w', status: 'made-up-outcome' as 'executed' })
+    telemetry.on({
+      step: 'store-call',
+      store: 'made-up-store' as 'replay',
+      operation: 'made-up-operation',
+      ms: 1,
+      ok: false,
+    })
+    const watch = telemetry.request({ method: 'tools/call', requestId: 1, params: {}, headers: undefined })
+    watch?.failed(-1, 'a code outside the error table')
+    watch?.end()
     const recorded = await series()
     expect(recorded['tessera.request_state.refused']).toEqual([JSON.stringify({ reason: OTHER })])
     expect(recorded['tessera.single_use.outcomes']).toEqual([JSON.stringify({ outcome: OTHER })])

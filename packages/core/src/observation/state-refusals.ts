@@ -4,7 +4,7 @@
  * own. Metrics and `stateMetrics` name a reason only from this fixed set; anything else is
  * `_OTHER`, so a caller cannot mint new metric series.
  */
-import type { StateRefusal } from '../../security/request-state/codec.ts'
+import type { StateRefusal } from '../security/request-state/codec.ts'
 
 export type StateRefusalReason = StateRefusal | 'no-stable-principal' | 'store-epoch'
 

@@ -1,11 +1,11 @@
 /**
  * @module telemetry
- * Traces and metrics through the OpenTelemetry API, following the semantic conventions for MCP:
- * one server span per request (`{mcp.method.name} {target}`), its parent taken from the
- * request's `_meta` (`traceparent`, `tracestate`) or else from the HTTP `traceparent` header,
- * child spans for the steps that cost (argument validation, requestState open and seal, the
- * single-use claim, the handler), and the operation duration, request, requestState and
- * single-use metrics. Without `@opentelemetry/api`, or without an SDK registered, nothing is
+ * Traces and metrics through the OpenTelemetry API, as a subscriber of the server's observer,
+ * following the semantic conventions for MCP: one server span per request
+ * (`{mcp.method.name} {target}`), its parent taken from the request's `_meta` (`traceparent`,
+ * `tracestate`) or else from the HTTP `traceparent` header, a child span per phase that costs
+ * (argument validation, requestState open and seal, the single-use claim, the handler, a question
+ * sent to the client), and the operation duration, request, requestState and single-use metrics. Without `@opentelemetry/api`, or without an SDK registered, nothing is
  * recorded and nothing but a few checks is paid. No token or state is ever recorded, and no
  * argument value or result unless the tool opted in (`trace`).
  *
@@ -20,8 +20,9 @@ import { wireMappings } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { HANDSHAKE_VERSIONS, MODERN_VERSIONS } from '../../protocol/modern/vocabulary.ts'
-import { refusalLabel } from '../mrtr/state-refusals.ts'
-import type { CarriedSpan } from './carried-span.ts'
+import type { CarriedSpan } from '../carried-span.ts'
+import type { Phase, ReceivedRequest, RequestWatch, Step, StepEvent, Subscriber } from '../observer.ts'
+import { refusalLabel } from '../state-refusals.ts'
 import {
   type Attributes,
   type Context,
@@ -93,6 +94,18 @@ const STORE_OPERATIONS: ReadonlySet<string> = new Set([
   'replace',
 ])
 
+/** The steps telemetry records something of: a metric, or an attribute on the request span. */
+const RECORDED_STEPS: ReadonlySet<Step> = new Set<Step>([
+  'state-opened',
+  'state-refused',
+  'round-answered',
+  'single-use',
+  'guard',
+  'store-call',
+  'listen-stream',
+  'traced-value',
+])
+
 /** `value` when it is in `allowed`, else `OTHER`. */
 function bounded(value: unknown, allowed: ReadonlySet<unknown>): string {
   return allowed.has(value) ? String(value) : OTHER
@@ -111,16 +124,9 @@ interface Instruments {
   sessions: { gauge: ObservableGauge; callback: ObservableCallback } | undefined
 }
 
-export interface RequestTelemetry {
-  method: string
-  requestId: string | number
-  params: JsonObject | undefined
-  headers: HeaderView | undefined
-  sessionId?: string
-}
-
 /** One request's span and clock; every method is safe to call whether or not anything records. */
-export class RequestSpan {
+class RequestSpan implements RequestWatch {
+  readonly #telemetry: Telemetry
   readonly #span: Span | undefined
   readonly #context: Context | undefined
   readonly #started: number
@@ -128,7 +134,13 @@ export class RequestSpan {
   #errorType: string | undefined
   #outcome = 'ok'
 
-  constructor(span: Span | undefined, context: Context | undefined, attributes: Attributes) {
+  constructor(
+    telemetry: Telemetry,
+    span: Span | undefined,
+    context: Context | undefined,
+    attributes: Attributes,
+  ) {
+    this.#telemetry = telemetry
     this.#span = span
     this.#context = context
     this.#started = performance.now()
@@ -163,9 +175,9 @@ export class RequestSpan {
     }
   }
 
-  end(telemetry: Telemetry): void {
+  end(): void {
     this.#span?.end()
-    const metrics = telemetry.instruments
+    const metrics = this.#telemetry.instruments
     if (metrics === undefined) return
     const attributes: Attributes = { ...this.#attributes }
     if (this.#errorType !== undefined) attributes['error.type'] = this.#errorType
@@ -177,10 +189,12 @@ export class RequestSpan {
   }
 }
 
-/** The span of a server that records nothing: shared, since what a request writes into it is never read. */
-let IDLE: RequestSpan
-
-export class Telemetry {
+/**
+ * The OpenTelemetry subscriber of a server: it wants a step only while something records it (a
+ * registered tracer with a recording span, or a meter provider for the metrics).
+ */
+export class Telemetry implements Subscriber {
+  readonly steps: ReadonlySet<Step> = RECORDED_STEPS
   readonly #enabled: boolean
   readonly #version: string
   /** null until the API is there to give one. */
@@ -294,10 +308,54 @@ export class Telemetry {
     return { gauge, callback }
   }
 
-  /** Starts the server span of one request. */
-  request(input: RequestTelemetry): RequestSpan {
+  wants(step: Step): boolean {
+    switch (step) {
+      case 'state-opened':
+      case 'store-call':
+      case 'listen-stream':
+        return this.instruments !== undefined
+      case 'state-refused':
+      case 'single-use':
+      case 'guard':
+        return this.instruments !== undefined || recordingRequestSpan() !== undefined
+      case 'round-answered':
+      case 'traced-value':
+        return recordingRequestSpan() !== undefined
+      default:
+        return false
+    }
+  }
+
+  on(event: StepEvent): void {
+    switch (event.step) {
+      case 'state-opened':
+        this.instruments?.stateOpened.add(1, { 'tessera.key.id': event.keyId })
+        return
+      case 'state-refused':
+        return this.#refused(event.reason)
+      case 'single-use':
+        // A stale answer is counted as the refusal it becomes.
+        if (event.status !== 'stale') this.#singleUse(event.status)
+        return
+      case 'guard':
+        if (event.type === 'lease_lost' || event.type === 'store_error') this.#singleUse(event.type)
+        return
+      case 'store-call':
+        return this.#storeCall(event.store, event.operation, event.ms, event.ok)
+      case 'listen-stream':
+        this.instruments?.listenStreams.add(event.open ? 1 : -1)
+        return
+      case 'round-answered':
+        return this.#round(event.round, event.link)
+      case 'traced-value':
+        return this.#value(`gen_ai.tool.call.${event.key}`, event.value)
+    }
+  }
+
+  /** Starts the server span of one request; none while nothing records. */
+  request(input: ReceivedRequest): RequestWatch | undefined {
     const tracing = this.#tracer !== undefined && tracerRegistered()
-    if (!tracing && this.instruments === undefined) return IDLE
+    if (!tracing && this.instruments === undefined) return undefined
     const method = bounded(input.method, this.#known.methods)
     const attributes: Attributes = { 'mcp.method.name': method }
     const target = this.#targetOf(method, input.params)
@@ -306,13 +364,13 @@ export class Telemetry {
     const tracer = this.#tracer
     const otel = otelApi()
     if (otel === undefined || tracer === undefined || !tracing)
-      return new RequestSpan(undefined, undefined, attributes)
+      return new RequestSpan(this, undefined, undefined, attributes)
     const parent = parentContext(input.params, input.headers)
     // Without a registered target the name is the method alone, as the conventions want when
     // no low-cardinality target is available.
     const name = target === undefined ? method : `${method} ${target}`
     const span = tracer.startSpan(name, { kind: SERVER_KIND }, parent)
-    if (!span.isRecording()) return new RequestSpan(undefined, undefined, attributes)
+    if (!span.isRecording()) return new RequestSpan(this, undefined, undefined, attributes)
     span.setAttributes(attributes)
     span.setAttribute('jsonrpc.request.id', String(input.requestId))
     span.setAttribute('network.transport', input.headers === undefined ? 'pipe' : 'tcp')
@@ -322,7 +380,7 @@ export class Telemetry {
     if (method === 'resources/read') span.setAttribute('mcp.resource.uri', this.#uriOf(input.params))
     if (method === 'tools/call') span.setAttribute('gen_ai.operation.name', 'execute_tool')
     const context = otel.trace.setSpan(parent, span).setValue(REQUEST_SPAN, span)
-    return new RequestSpan(span, context, attributes)
+    return new RequestSpan(this, span, context, attributes)
   }
 
   /** The registered tool or prompt a request names, if it names one. */
@@ -342,17 +400,18 @@ export class Telemetry {
   }
 
   /**
-   * Runs `work` in a child span of the active one, when that one records; `client` marks a
-   * request this server sends (to the client, in the handshake era).
+   * Runs `work` in a child span of the active one, when that one records; a request this server
+   * sends its client (in the handshake era) is a client span named after its method.
    */
-  step<T>(name: string, work: () => T, options?: { client?: boolean }): T {
+  phase<T>(phase: Phase, work: () => T): T {
     const tracer = this.#tracer
     const otel = otelApi()
     if (otel === undefined || tracer === undefined || otel.trace.getActiveSpan()?.isRecording() !== true) {
       return work()
     }
-    const kind = options?.client ? CLIENT_KIND : INTERNAL_KIND
-    return tracer.startActiveSpan(name, { kind }, (span) => {
+    const client = typeof phase === 'object'
+    const name = client ? phase.clientRequest : phase
+    return tracer.startActiveSpan(name, { kind: client ? CLIENT_KIND : INTERNAL_KIND }, (span) => {
       let result: T
       try {
         result = work()
@@ -380,17 +439,17 @@ export class Telemetry {
   }
 
   /** The request span's trace and span id, for a state to carry into the next round. */
-  carry(): CarriedSpan | undefined {
-    const span = requestSpan()
-    if (span === undefined || !span.isRecording()) return undefined
+  link(): CarriedSpan | undefined {
+    const span = recordingRequestSpan()
+    if (span === undefined) return undefined
     const { traceId, spanId } = span.spanContext()
     return [traceId, spanId]
   }
 
   /** This request answers round `round` of a call whose first round is `first`: link and mark it. */
-  round(round: number, first: CarriedSpan | undefined): void {
-    const span = requestSpan()
-    if (span === undefined || !span.isRecording()) return
+  #round(round: number, first: CarriedSpan | undefined): void {
+    const span = recordingRequestSpan()
+    if (span === undefined) return
     span.setAttribute('tessera.mrtr.round', round + 1)
     if (first !== undefined && isSpanIds(first)) {
       span.addLink({ context: { traceId: first[0], spanId: first[1], traceFlags: 1 } })
@@ -401,9 +460,9 @@ export class Telemetry {
    * A value a tool opted in to record (its arguments or its result) on the request span, as JSON
    * cut at `MAX_TRACED_VALUE` characters; nothing is encoded when no span records.
    */
-  value(key: string, value: unknown): void {
-    const span = requestSpan()
-    if (span === undefined || !span.isRecording()) return
+  #value(key: string, value: unknown): void {
+    const span = recordingRequestSpan()
+    if (span === undefined) return
     let json: string
     try {
       json = JSON.stringify(value) ?? 'null'
@@ -414,24 +473,20 @@ export class Telemetry {
   }
 
   /** A refused requestState: its reason on the span and in the metrics, never on the wire. */
-  refused(reason: string): void {
+  #refused(reason: string): void {
     const label = refusalLabel(reason)
-    requestSpan()?.setAttribute('tessera.request_state.refusal', label)
+    recordingRequestSpan()?.setAttribute('tessera.request_state.refusal', label)
     this.instruments?.stateRefused.add(1, { reason: label })
   }
 
-  opened(keyId: string): void {
-    this.instruments?.stateOpened.add(1, { 'tessera.key.id': keyId })
-  }
-
-  singleUse(outcome: string): void {
+  #singleUse(outcome: string): void {
     const label = bounded(outcome, SINGLE_USE_OUTCOMES)
-    requestSpan()?.setAttribute('tessera.single_use.outcome', label)
+    recordingRequestSpan()?.setAttribute('tessera.single_use.outcome', label)
     this.instruments?.singleUse.add(1, { outcome: label })
   }
 
   /** One call to a store: `store` is `replay` or `tasks`. */
-  storeCall(store: string, operation: string, ms: number, ok: boolean): void {
+  #storeCall(store: string, operation: string, ms: number, ok: boolean): void {
     const metrics = this.instruments
     if (metrics === undefined) return
     const attributes = {
@@ -440,10 +495,6 @@ export class Telemetry {
     }
     metrics.storeDuration.record(ms / 1000, attributes)
     if (!ok) metrics.storeErrors.add(1, attributes)
-  }
-
-  listenStreams(delta: number): void {
-    this.instruments?.listenStreams.add(delta)
   }
 }
 
@@ -455,18 +506,18 @@ export function traceIds(): { traceId: string; spanId: string } | undefined {
   return { traceId, spanId }
 }
 
-IDLE = new RequestSpan(undefined, undefined, {})
-
 /** Whether an SDK registered a tracer provider (the global proxy's delegate is not the no-op one). */
 function tracerRegistered(): boolean {
   const delegate = otelApi()?.trace.getTracerProvider().getDelegate?.()
   return delegate === undefined || delegate.constructor.name !== 'NoopTracerProvider'
 }
 
-function requestSpan(): Span | undefined {
+/** The request's own span, when it records. */
+function recordingRequestSpan(): Span | undefined {
   const otel = otelApi()
   if (otel === undefined) return undefined
-  return otel.context.active().getValue(REQUEST_SPAN) as Span | undefined
+  const span = otel.context.active().getValue(REQUEST_SPAN) as Span | undefined
+  return span?.isRecording() === true ? span : undefined
 }
 
 function metaOf(params: JsonObject | undefined): JsonObject | undefined {

@@ -10,14 +10,14 @@
 import { pino } from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { fetchClient, fetchFace } from '../../../../../test/helpers/fetch-client.ts'
-import { bearer, bearerJsonAuth, type Json, resultOf } from '../../../../../test/helpers/mcp-http.ts'
-import { type InstalledOtel, installOtel } from '../../../../../test/helpers/otel.ts'
-import { type Logger, loggerOptions } from '../../observation/logger.ts'
-import { generateStateKey } from '../../security/request-state/key-ring.ts'
-import { createServer } from '../create-server.ts'
-import type { McpServer } from '../mcp-server.ts'
-import { elicitForm } from '../mrtr/input-requests.ts'
+import { fetchClient, fetchFace } from '../../../../test/helpers/fetch-client.ts'
+import { bearer, bearerJsonAuth, type Json, resultOf } from '../../../../test/helpers/mcp-http.ts'
+import { type InstalledOtel, installOtel } from '../../../../test/helpers/otel.ts'
+import { type Logger, loggerOptions } from '../observation/logger.ts'
+import { generateStateKey } from '../security/request-state/key-ring.ts'
+import { createServer } from './create-server.ts'
+import type { McpServer } from './mcp-server.ts'
+import { elicitForm } from './mrtr/input-requests.ts'
 
 let otel: InstalledOtel
 beforeAll(() => {

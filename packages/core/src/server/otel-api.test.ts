@@ -6,11 +6,11 @@
 import { createRequire } from 'node:module'
 import { afterAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { fetchClient } from '../../../../../test/helpers/fetch-client.ts'
-import { capturingLogger } from '../../../../../test/helpers/mcp-http.ts'
-import type { InstalledOtel } from '../../../../../test/helpers/otel.ts'
-import { createServer } from '../create-server.ts'
-import { otelApi } from './otel-api.ts'
+import { fetchClient } from '../../../../test/helpers/fetch-client.ts'
+import { capturingLogger } from '../../../../test/helpers/mcp-http.ts'
+import type { InstalledOtel } from '../../../../test/helpers/otel.ts'
+import { otelApi } from '../observation/telemetry/otel-api.ts'
+import { createServer } from './create-server.ts'
 
 const REGISTRATIONS = Symbol.for('opentelemetry.js.api.1')
 const apiLoadedThroughRequire = () =>
@@ -34,7 +34,7 @@ describe('otelApi', () => {
     expect(apiLoadedThroughRequire()).toBe(false)
 
     // The application's SDK registers after the server was made.
-    const { installOtel } = await import('../../../../../test/helpers/otel.ts')
+    const { installOtel } = await import('../../../../test/helpers/otel.ts')
     otel = installOtel()
     await client.callTool('greet', { name: 'Grace' })
     expect(otelApi()).toBeDefined()

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { fetchClient, fetchFace } from '../../../../../test/helpers/fetch-client.ts'
+import { fetchClient, fetchFace } from '../../../../test/helpers/fetch-client.ts'
 import {
   bearer,
   bearerJsonAuth,
@@ -17,12 +17,12 @@ import {
   errorOf,
   type Json,
   resultOf,
-} from '../../../../../test/helpers/mcp-http.ts'
-import { type InstalledOtel, installOtel } from '../../../../../test/helpers/otel.ts'
-import { generateStateKey } from '../../security/request-state/key-ring.ts'
-import { createServer } from '../create-server.ts'
-import type { McpServer } from '../mcp-server.ts'
-import { elicitForm } from '../mrtr/input-requests.ts'
+} from '../../../../test/helpers/mcp-http.ts'
+import { type InstalledOtel, installOtel } from '../../../../test/helpers/otel.ts'
+import { generateStateKey } from '../security/request-state/key-ring.ts'
+import { createServer } from './create-server.ts'
+import type { McpServer } from './mcp-server.ts'
+import { elicitForm } from './mrtr/input-requests.ts'
 
 let otel: InstalledOtel
 beforeAll(() => {
