@@ -7,8 +7,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULT_SERVER_ENTRY, die, HERE, KNOWN_REVISIONS, SUITE_PKG } from './config.ts'
+import { die, HERE, KNOWN_REVISIONS, SUITE_PKG } from './config.ts'
 import { readJson } from './inputs.ts'
+import { DEFAULT_ENTRIES } from './runtimes.ts'
 
 /** The parsed options; a bad option exits with 2 and --help prints the usage and exits with 0. */
 export function parseCli() {
@@ -21,10 +22,12 @@ export function parseCli() {
   }
   if (args.help) {
     console.log(`usage: npm run conformance -- [--revision 2026-07-28|2025-11-25|all] [--verbose]
-       [--server <entry.ts>] [--url http://127.0.0.1:PORT/mcp]
+       [--runtime node|bun|deno] [--server <entry.ts>] [--url http://127.0.0.1:PORT/mcp]
   --revision  revision(s) to run (comma list or 'all'); default: test/conformance/revisions.json
-  --server    server entry started with 'node --import tsx' (default ${DEFAULT_SERVER_ENTRY});
-              it must listen on 127.0.0.1:$PORT at path /mcp
+  --runtime   what serves the fixture: node (listen, default), bun (Bun.serve) or deno
+              (Deno.serve), the last two through createFetchHandler
+  --server    server entry started on the runtime (default: the fixture's entry for it,
+              ${DEFAULT_ENTRIES.node} on node); it must listen on 127.0.0.1:$PORT at path /mcp
   --url       test an already running server instead of starting one
   --verbose   stream the suite's own output and print every failing check in full
   PORT        env: port for the started server (default: a free port)`)
@@ -38,7 +41,8 @@ function parse() {
     options: {
       revision: { type: 'string' },
       url: { type: 'string' },
-      server: { type: 'string', default: DEFAULT_SERVER_ENTRY },
+      runtime: { type: 'string', default: 'node' },
+      server: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },

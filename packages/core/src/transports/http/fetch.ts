@@ -33,7 +33,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   const resolved = resolveHttpOptions(options, true)
   door.opened()
   return async (request) => {
-    const writer = new FetchReplyWriter(request.signal)
+    const writer = new FetchReplyWriter(request)
     const url = new URL(request.url)
     if (isProbe(resolved, url.pathname)) {
       await serveProbe(door, url.pathname, request.method, writer)
@@ -117,9 +117,30 @@ async function readBody(request: Request, options: ResolvedHttpOptions): Promise
   } finally {
     cancelDeadline()
   }
-  return Buffer.concat(chunks).toString('utf8')
+  return utf8(chunks, size)
 }
 
+/**
+ * The body's bytes as text, decoded whole so a character split across chunks stays one; a byte
+ * order mark is kept, as the node:http face keeps it (JSON does not allow one there).
+ */
+function utf8(chunks: readonly Uint8Array[], size: number): string {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
+  if (chunks.length === 1) return decoder.decode(chunks[0])
+  const whole = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    whole.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return decoder.decode(whole)
+}
+
+/**
+ * The reply to one `Request`. It follows the request's signal only once something wants to know
+ * that the client left (a handler's signal, a stream): a request answered at once never touches
+ * it. Deno warns on the first touch of a signal that it also aborts after a served response.
+ */
 class FetchReplyWriter implements ReplyWriter {
   readonly response: Promise<Response>
   answered = false
@@ -127,32 +148,38 @@ class FetchReplyWriter implements ReplyWriter {
   #finished = false
   readonly #closeCallbacks: Array<() => void> = []
   #gone = false
-  readonly #signal: AbortSignal
+  #following = false
+  readonly #request: Request
 
-  constructor(signal: AbortSignal) {
-    this.#signal = signal
+  constructor(request: Request) {
+    this.#request = request
     this.response = new Promise((resolve) => {
       this.#resolve = resolve
     })
-    signal.addEventListener(
-      'abort',
-      () => {
-        this.#fireClose()
-        // Nobody reads this answer; it settles the Response a runtime may still be awaiting.
-        if (!this.answered) writeFault(this, 'TESSERA_TRANSPORT_FAILED', 'The client left before the answer.')
-      },
-      { once: true },
-    )
   }
 
   get closed(): boolean {
-    return this.#finished || this.#signal.aborted
+    return this.#finished || this.#gone
   }
 
   /** A callback registered once the client already left still runs (on the next microtask). */
   onClose(callback: () => void): void {
+    this.#follow()
     if (this.#gone) queueMicrotask(callback)
     else this.#closeCallbacks.push(callback)
+  }
+
+  #follow(): void {
+    if (this.#following) return
+    this.#following = true
+    const signal = this.#request.signal
+    const left = (): void => {
+      this.#fireClose()
+      // Nobody reads this answer; it settles the Response a runtime may still be awaiting.
+      if (!this.answered) writeFault(this, 'TESSERA_TRANSPORT_FAILED', 'The client left before the answer.')
+    }
+    if (signal.aborted) left()
+    else signal.addEventListener('abort', left, { once: true })
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {

@@ -9,6 +9,9 @@ import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/h
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { BodyDeadlines } from './body-deadlines.ts'
 
+/** Under `Bun.serve`'s default idle timeout (10 s): a waiting stream must show life before it. */
+const DEFAULT_KEEP_ALIVE_MS = 8_000
+
 const AUTH_CODES = {
   400: 'TESSERA_INVALID_REQUEST',
   401: 'TESSERA_UNAUTHORIZED',
@@ -86,7 +89,11 @@ export interface HttpOptions {
    * sent within a tenth of this time (at most 1 s) after it passes.
    */
   bodyTimeoutMs?: number
-  /** Interval of SSE keep-alive comments on listen streams (default 15 s). */
+  /**
+   * Interval of SSE keep-alive comments on streams that wait (listen streams, a 2025-11-25
+   * question): default 8 s, under the shortest idle timeout of the runtimes served (`Bun.serve`
+   * cuts a response idle for 10 s).
+   */
   keepAliveMs?: number
   /**
    * Requests answered at once by the node listener, listen streams and GET streams not counted
@@ -152,7 +159,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     maxHeaderBytes: positiveInteger(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
     bodyTimeoutMs,
     bodyDeadlines: new BodyDeadlines(bodyTimeoutMs),
-    keepAliveMs: positiveInteger(options?.keepAliveMs ?? 15_000, 'keepAliveMs'),
+    keepAliveMs: positiveInteger(options?.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS, 'keepAliveMs'),
     maxConcurrentRequests: positiveInteger(options?.maxConcurrentRequests ?? 256, 'maxConcurrentRequests'),
     auth,
     documents: encodedDocuments(auth?.documents),

@@ -1,0 +1,21 @@
+/**
+ * @module conformance-server
+ * The conformance fixture's server: every tool, resource and prompt the official suite calls.
+ * Each runtime's entry serves it on 127.0.0.1 at /mcp (`main.ts` on Node, `bun.ts`, `deno.ts`).
+ */
+import { createServer } from '@tessera/core'
+import { registerPrompts, registerResources, registerTriggers } from './catalogue.ts'
+import { registerContentTools } from './content-tools.ts'
+import { registerInteractiveTools } from './interactive-tools.ts'
+import { registerTaskTools } from './task-tools.ts'
+
+export function createConformanceServer() {
+  const app = createServer({ name: 'tessera-conformance', version: '0.1.0', logging: true })
+  registerContentTools(app)
+  registerInteractiveTools(app)
+  registerTaskTools(app)
+  registerTriggers(app)
+  registerResources(app)
+  registerPrompts(app)
+  return app
+}

@@ -1,0 +1,37 @@
+/**
+ * @module probe-server
+ * The server every runtime serves for its probes: a greeting, a single-use rollback that asks
+ * before it acts and counts what it did, and a count to read back. The entries beside it serve it
+ * on Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), on 127.0.0.1:$PORT at /mcp.
+ */
+import { createServer, elicitForm } from '@tessera/core'
+import { z } from 'zod'
+
+const askConfirm = elicitForm({
+  message: 'Roll back?',
+  requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+})
+
+export function createProbeServer() {
+  let rolledBack = 0
+  const app = createServer({ name: 'runtime-probe', version: '1.0.0' })
+  app.tool(
+    'greet',
+    { description: 'Greets someone.', input: z.object({ name: z.string() }) },
+    ({ name }) => `Hello, ${name}!`,
+  )
+  app.tool(
+    'rollback',
+    { description: 'Acts once per accepted answer.', singleUse: true },
+    async (_args, ctx) => {
+      const answer = await ctx.ask('confirm', askConfirm)
+      if (answer.action !== 'accept') return 'Nothing was rolled back.'
+      rolledBack++
+      // Long enough for the copies of one answer to arrive while it acts.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return 'Rolled back.'
+    },
+  )
+  app.tool('rollbacks', { description: 'How many rollbacks ran.' }, () => String(rolledBack))
+  return app
+}

@@ -1,0 +1,171 @@
+/**
+ * @module runtimes.test
+ * The same server served by Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last
+ * two through the web-standard face, each with the runtime's own defaults, probed over real HTTP
+ * on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
+ * refused with the one fixed error; parallel copies of one accepted single-use answer act once
+ * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
+ * prints no warning. Bun and Deno are the binaries of the `bun` and `deno` devDependencies; Node
+ * and Bun read the sources (tsconfig's paths), Deno the built packages (`npm run build`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { createServer as createNetServer } from 'node:net'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { commandFor, RUNTIMES, type Runtime } from '../conformance/runtimes.ts'
+import { errorOf, type Json, McpHttpClient, resultOf, SseReader, textOf } from '../helpers/mcp-http.ts'
+
+const ROOT = join(import.meta.dirname, '../..')
+const HERE = 'test/runtimes'
+/** Past `Bun.serve`'s default idle timeout (10 s), which cuts a response that shows no life. */
+const PAST_BUN_IDLE_TIMEOUT_MS = 12_000
+
+interface Served {
+  url: string
+  stderr: () => string
+  stop: () => void
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()))
+    })
+  })
+}
+
+async function serve(runtime: Runtime): Promise<Served> {
+  const port = await freePort()
+  const { program, args } = commandFor(runtime, `${HERE}/probe-${runtime}.ts`)
+  const child: ChildProcess = spawn(program, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const url = `http://127.0.0.1:${port}/mcp`
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${runtime} exited: ${stderr}`)
+    try {
+      await fetch(url, { method: 'GET' })
+      break
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${runtime} did not listen: ${stderr}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  return { url, stderr: () => stderr, stop: () => child.kill('SIGKILL') }
+}
+
+/** Node and Bun read the sources through tsconfig's paths; Deno imports the built packages. */
+const BUILT = existsSync(join(ROOT, 'packages/core/dist/index.js'))
+
+function missing(runtime: Runtime): string | undefined {
+  if (runtime !== 'node' && !existsSync(join(ROOT, 'node_modules/.bin', runtime)))
+    return `${runtime} is not installed (npm install)`
+  if (runtime === 'deno' && !BUILT) return 'deno imports the built packages: run npm run build first'
+  return undefined
+}
+
+const installed = (runtime: Runtime) => missing(runtime) === undefined
+for (const runtime of RUNTIMES) {
+  const why = missing(runtime)
+  if (why !== undefined) console.log(`runtimes.test: skipped on ${runtime}: ${why}`)
+}
+
+describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
+  let served: Served
+  let client: McpHttpClient
+  beforeAll(async () => {
+    served = await serve(runtime)
+    client = new McpHttpClient(served.url)
+  }, 40_000)
+  afterAll(() => served?.stop())
+
+  /** The first round of a rollback: its question and sealed state. */
+  async function askedRollback(): Promise<string> {
+    const asked = resultOf(await client.callTool('rollback'))
+    expect(asked.resultType).toBe('input_required')
+    return asked.requestState as string
+  }
+
+  const answered = (requestState: string, accept = true): Json => ({
+    inputResponses: { confirm: accept ? { action: 'accept', content: { ok: true } } : { action: 'decline' } },
+    requestState,
+  })
+
+  it('answersAToolCallOfTheStatelessRevisionAndOpensAHandshakeSession', async () => {
+    expect(textOf(resultOf(await client.callTool('greet', { name: 'Ada' })))).toBe('Hello, Ada!')
+    const opened = await fetch(served.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'probe', version: '1' },
+        },
+      }),
+    })
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('mcp-session-id')).toMatch(/^[\w-]{16,}$/)
+    await opened.body?.cancel()
+  })
+
+  it('refusesATamperedStateAndAStateBoundToAnotherCallWithOneError', async () => {
+    const state = await askedRollback()
+    const flipped = state.slice(0, 30) + (state[30] === 'A' ? 'B' : 'A') + state.slice(31)
+    const tampered = await client.callTool('rollback', {}, { extra: answered(flipped) })
+    const foreign = await client.callTool('greet', { name: 'Ada' }, { extra: answered(state) })
+    for (const refused of [tampered, foreign]) {
+      expect(refused.status).toBe(400)
+      expect(errorOf(refused)).toEqual(errorOf(tampered))
+    }
+    expect(errorOf(tampered).code).toBe(-32602)
+  })
+
+  it('actsOnceForParallelCopiesOfOneAcceptedAnswerAndReplaysItAfter', async () => {
+    const before = Number(textOf(resultOf(await client.callTool('rollbacks'))))
+    const state = await askedRollback()
+    const copies = await Promise.all(
+      Array.from({ length: 6 }, () => client.callTool('rollback', {}, { extra: answered(state) })),
+    )
+    const texts = copies.map((copy) => textOf(resultOf(copy)))
+    expect(texts).toContain('Rolled back.')
+    // Every other copy is told the answer is being acted on, or was: none acts again.
+    const later = await client.callTool('rollback', {}, { extra: answered(state) })
+    expect(textOf(resultOf(later))).toMatch(/^Already accepted/)
+    expect(Number(textOf(resultOf(await client.callTool('rollbacks'))))).toBe(before + 1)
+  })
+
+  it('printsNothingButItsOwnLogLinesForRequestsAnsweredAtOnce', () => {
+    const foreign = served
+      .stderr()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('{') && !line.startsWith('probe server on'))
+    expect(foreign).toEqual([])
+  })
+
+  it('keepsAnIdleListenStreamOpenPastBunsIdleTimeout', {
+    timeout: PAST_BUN_IDLE_TIMEOUT_MS + 10_000,
+  }, async () => {
+    const response = await client.open('subscriptions/listen', { notifications: { toolsListChanged: true } })
+    const stream = new SseReader(response)
+    await stream.next()
+    expect(await stream.quietFor(PAST_BUN_IDLE_TIMEOUT_MS)).toBe(true)
+    expect(stream.ended).toBe(false)
+    expect(stream.seen).toMatch(/^: keep-alive$/m)
+    await stream.cancel()
+  })
+})
