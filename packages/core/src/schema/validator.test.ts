@@ -5,7 +5,7 @@
  * defaults are never filled in. An invalid schema is refused in words: the keyword, where, and
  * what it must be.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { compileSchema } from './validator.ts'
 
@@ -96,5 +96,24 @@ describe('compileSchema: an invalid JSON Schema', () => {
     expect(refusal({ type: 'object', properties: { n: { $ref: '#/$defs/missing' } } })).toMatch(
       /^Tool 'scale': input is not a valid JSON Schema: can't resolve reference #\/\$defs\/missing/,
     )
+  })
+})
+
+describe('compileSchema: a platform without code generation', () => {
+  // Workers forbid `new Function`, which ajv compiles every schema with.
+  it('saysARawSchemaNeedsCodeGenerationInsteadOfCallingItInvalid', () => {
+    const refuse = function refuse(): never {
+      throw new EvalError('Code generation from strings disallowed for this context')
+    }
+    vi.stubGlobal('Function', refuse)
+    try {
+      const schema = { type: 'object', properties: { nowhere: { const: 'a fresh schema' } } }
+      expect(() => compileSchema(schema, 'input', "Tool 'deploy': input")).toThrow(
+        "Tool 'deploy': input: this platform forbids compiling code from strings, which ajv needs for a raw JSON Schema; use a zod schema.",
+      )
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    expect(compileSchema(z.object({ name: z.string() })).validate({ name: 'Ada' }).ok).toBe(true)
   })
 })

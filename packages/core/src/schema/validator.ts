@@ -43,26 +43,44 @@ interface AjvInstance {
 }
 type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance
 
-const require = createRequire(import.meta.url)
-const ajvOptions = { strict: false, allErrors: false, validateFormats: false, validateSchema: true }
+// ajv's own console logging is off: every fault it finds reaches the caller as an error of ours.
+const ajvOptions = {
+  strict: false,
+  allErrors: false,
+  validateFormats: false,
+  validateSchema: true,
+  logger: false,
+}
 /** One ajv per dialect and per use: inputs get their `default`s filled in, as zod does; outputs never. */
 const ajvs = new Map<string, AjvInstance>()
 
-function ajvFor(schema: JsonSchema, io: 'input' | 'output'): AjvInstance {
+function ajvFor(schema: JsonSchema, io: 'input' | 'output', label: string): AjvInstance {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : ''
   const draft07 = dialect.includes('draft-07') || dialect.includes('draft-06') || dialect.includes('draft-04')
   const key = `${draft07 ? '07' : '2020'}:${io}`
   let ajv = ajvs.get(key)
   if (ajv === undefined) {
     const options = io === 'input' ? { ...ajvOptions, useDefaults: true } : ajvOptions
-    ajv = new (loadAjv(draft07 ? 'ajv' : 'ajv/dist/2020'))(options)
+    ajv = new (loadAjv(draft07 ? 'ajv' : 'ajv/dist/2020', label))(options)
     ajvs.set(key, ajv)
   }
   return ajv
 }
 
-function loadAjv(id: string): AjvConstructor {
-  const mod = require(id) as { default?: AjvConstructor } & AjvConstructor
+/**
+ * ajv, loaded the first time a raw JSON Schema is compiled, so a server of zod schemas never loads
+ * it. `require` is made here, not at module load: where there is no file URL (a Worker) the module
+ * still loads, and only a raw schema is refused, saying why.
+ */
+function loadAjv(id: string, label: string): AjvConstructor {
+  let mod: { default?: AjvConstructor } & AjvConstructor
+  try {
+    mod = createRequire(import.meta.url)(id) as typeof mod
+  } catch (error) {
+    throw new TypeError(
+      `${label}: a raw JSON Schema needs ajv, which cannot be loaded here (${(error as Error).message}); use a zod schema.`,
+    )
+  }
   return mod.default ?? mod
 }
 
@@ -122,15 +140,22 @@ function compileJsonSchema<T>(schema: JsonSchema, io: 'input' | 'output', label:
   } catch {
     throw new TypeError(`${label} is not plain JSON (it holds functions or class instances).`)
   }
-  const ajv = ajvFor(jsonSchema, io)
-  if (!ajv.validateSchema(jsonSchema)) {
-    throw new TypeError(`${label} is not a valid JSON Schema: ${schemaFault(jsonSchema, ajv.errors?.[0])}.`)
-  }
-  let check: AjvValidateFn
+  const ajv = ajvFor(jsonSchema, io, label)
+  let check: AjvValidateFn | undefined
   try {
-    check = ajv.compile(jsonSchema)
+    if (ajv.validateSchema(jsonSchema)) check = ajv.compile(jsonSchema)
   } catch (error) {
+    // ajv compiles schemas (its meta-schema too) to functions; a platform that forbids code
+    // generation refuses that, which says nothing about the schema.
+    if (error instanceof EvalError) {
+      throw new TypeError(
+        `${label}: this platform forbids compiling code from strings, which ajv needs for a raw JSON Schema; use a zod schema.`,
+      )
+    }
     throw new TypeError(`${label} is not a valid JSON Schema: ${(error as Error).message}.`)
+  }
+  if (check === undefined) {
+    throw new TypeError(`${label} is not a valid JSON Schema: ${schemaFault(jsonSchema, ajv.errors?.[0])}.`)
   }
   // ajv fills defaults into the value it checks: a copy, so what the client sent (which the
   // requestState binding digests) stays as sent. Only a schema that declares a default pays.

@@ -108,7 +108,9 @@ const BUS_RELAY_OPTION_NAMES = { send: true, onError: true } as const satisfies 
  */
 export function createBusRelay(options: BusRelayOptions): BusRelay {
   assertKnownOptions(options, BUS_RELAY_OPTION_NAMES, 'createBusRelay', { required: true })
-  const origin = randomId(9)
+  // Drawn on the first send, not here: a bus made at a Worker's module scope may not draw random
+  // values there. Until this instance sends, nothing that arrives can be its own echo.
+  let origin: string | undefined
   const listeners = new Set<ServerEventListener>()
   let seq = 0
   const report = (error: unknown) => {
@@ -131,6 +133,7 @@ export function createBusRelay(options: BusRelayOptions): BusRelay {
     publish(event) {
       deliver(event)
       if (options.send === undefined || isLocalEvent(event)) return
+      origin ??= randomId(9)
       const message: BusMessage = { origin, seq: seq++, event }
       options.send(JSON.stringify(message))
     },
@@ -143,7 +146,7 @@ export function createBusRelay(options: BusRelayOptions): BusRelay {
     receive(payload) {
       const message = decodeBusMessage(payload)
       if (message === undefined) return report(new Error('notification bus: unreadable message dropped'))
-      if (message.origin !== origin) deliver(message.event)
+      if (origin === undefined || message.origin !== origin) deliver(message.event)
     },
   }
 }

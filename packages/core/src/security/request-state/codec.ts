@@ -106,13 +106,7 @@ function refusal<R extends StateRefusal>(reason: R): { ok: false; reason: R } {
  */
 export function createRequestStateCodec(options: RequestStateCodecOptions): RequestStateCodec {
   const ring = createKeyRing(options.keys)
-  const mode = options.mode ?? 'sealed'
-  const format = formatFor(mode)
-  const ttlSeconds = integerOption('ttlSeconds', options.ttlSeconds, 600, 1, 86_400)
-  const maxTokenLength = integerOption('maxTokenLength', options.maxTokenLength, 16_384, 1, 1 << 24)
-  const skewMs = integerOption('clockSkewSeconds', options.clockSkewSeconds, 60, 0, 3600) * 1000
-  const clock = options.clock ?? Date.now
-  if (typeof clock !== 'function') throw new TypeError('clock must be a function')
+  const { mode, format, ttlSeconds, maxTokenLength, skewMs, clock } = resolveCodecSettings(options)
   // The header is both the token's start and its authenticated prefix (AAD or MAC input).
   const mintHeader = `${format.prefix}${ring.primary.id}.`
 
@@ -197,6 +191,36 @@ function parseClaims(bytes: Buffer): Claims | undefined {
     claims.nonce.length === NONCE_CHARS &&
     typeof claims.bind === 'string'
   return wellFormed ? (claims as Claims) : undefined
+}
+
+/** A codec's settings besides its keys, with their defaults. */
+interface CodecSettings {
+  readonly mode: StateMode
+  readonly format: TokenFormat
+  readonly ttlSeconds: number
+  readonly maxTokenLength: number
+  readonly skewMs: number
+  readonly clock: () => number
+}
+
+function resolveCodecSettings(options: Omit<RequestStateCodecOptions, 'keys'>): CodecSettings {
+  const mode = options.mode ?? 'sealed'
+  const format = formatFor(mode)
+  const ttlSeconds = integerOption('ttlSeconds', options.ttlSeconds, 600, 1, 86_400)
+  const maxTokenLength = integerOption('maxTokenLength', options.maxTokenLength, 16_384, 1, 1 << 24)
+  const skewMs = integerOption('clockSkewSeconds', options.clockSkewSeconds, 60, 0, 3600) * 1000
+  const clock = options.clock ?? Date.now
+  if (typeof clock !== 'function') throw new TypeError('clock must be a function')
+  return { mode, format, ttlSeconds, maxTokenLength, skewMs, clock }
+}
+
+/**
+ * Checks a codec's settings besides its keys, refusing at once what `createRequestStateCodec`
+ * would refuse, and returns the lifetime of its states: for a caller that makes its codec later,
+ * when its key is drawn (a random key may not be drawn at a Worker's module scope).
+ */
+export function checkCodecSettings(options: Omit<RequestStateCodecOptions, 'keys'>): { ttlSeconds: number } {
+  return { ttlSeconds: resolveCodecSettings(options).ttlSeconds }
 }
 
 function formatFor(mode: StateMode): TokenFormat {

@@ -18,6 +18,7 @@ import {
   unboundBinder,
 } from '../../security/request-state/binding.ts'
 import {
+  checkCodecSettings,
   createRequestStateCodec,
   type OpenedState,
   type RequestStateCodec,
@@ -72,7 +73,9 @@ export class StateService {
   readonly ephemeral: boolean
   /** Whether the codec holds a key to seal with (an ephemeral one counts: it serves one process). */
   readonly keysLoaded: boolean
-  readonly #codec: RequestStateCodec
+  /** Made on first use when its key is ephemeral: a random key is drawn then, not at construction. */
+  #built: RequestStateCodec | undefined
+  readonly #build: () => RequestStateCodec
   readonly #binder: Binder
   readonly #identity: string
   readonly #metrics: StateMetrics = { openedByKey: {}, refused: {}, minted: 0 }
@@ -82,18 +85,30 @@ export class StateService {
   constructor(options: RequestStateOptions | undefined, serverName: string, observer: Observer) {
     this.#observer = observer
     this.ephemeral = options?.keys === undefined || options.keys.length === 0
-    const keys = this.ephemeral ? [generateStateKey('ephemeral')] : options!.keys!
-    this.#codec = createRequestStateCodec({
-      keys,
+    const settings = {
       mode: options?.mode ?? 'sealed',
       ttlSeconds: options?.ttlSeconds ?? 600,
       clock: options?.clock,
       maxTokenLength: 65_536,
-    })
-    this.ttlSeconds = this.#codec.ttlSeconds
-    this.keysLoaded = keys.length > 0
+    } as const
+    this.ttlSeconds = checkCodecSettings(settings).ttlSeconds
+    const keys = options?.keys
+    if (this.ephemeral || keys === undefined) {
+      this.#build = () => createRequestStateCodec({ keys: [generateStateKey('ephemeral')], ...settings })
+    } else {
+      // Given keys are checked now, so a bad key fails createServer rather than a request.
+      const codec = createRequestStateCodec({ keys, ...settings })
+      this.#build = () => codec
+      this.#built = codec
+    }
+    this.keysLoaded = true
     this.#binder = options?.binder === false ? unboundBinder : (options?.binder ?? originatingRequestBinder())
     this.#identity = options?.identity ?? serverName
+  }
+
+  get #codec(): RequestStateCodec {
+    this.#built ??= this.#build()
+    return this.#built
   }
 
   /** The binding of a call, or a refusal when the caller has no stable identity to bind to. */
