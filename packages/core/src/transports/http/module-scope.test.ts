@@ -6,11 +6,11 @@
  */
 import * as nodeCrypto from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { requestParts } from '../../../../test/helpers/mcp-http.ts'
-import { silentLogger } from '../../../../test/helpers/silent-logger.ts'
-import { createFetchHandler } from '../transports/http/fetch.ts'
-import { createServer } from './create-server.ts'
-import { elicitForm } from './mrtr/input-requests.ts'
+import { requestParts } from '../../../../../test/helpers/mcp-http.ts'
+import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { createServer } from '../../server/create-server.ts'
+import { elicitForm } from '../../server/mrtr/input-requests.ts'
+import { createFetchHandler } from './fetch.ts'
 
 vi.mock('node:crypto', async (original) => {
   const actual = await original<typeof nodeCrypto>()
