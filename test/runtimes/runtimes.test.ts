@@ -3,12 +3,13 @@
  * The same server served by Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last
  * two through the web-standard face, each with the runtime's own defaults, probed over real HTTP
  * on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
- * refused with the one fixed error; parallel copies of one accepted single-use answer act once
+ * refused with the one fixed error; the committed requestState test vectors open, or are refused
+ * for their reason, alike; parallel copies of one accepted single-use answer act once
  * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
  * prints no warning. Bun and Deno are the binaries of the `bun` and `deno` devDependencies; Node
  * and Bun read the sources (tsconfig's paths), Deno the built packages (`npm run build`).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import { join } from 'node:path'
@@ -100,6 +101,13 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
   const answered = (requestState: string, accept = true): Json => ({
     inputResponses: { confirm: accept ? { action: 'accept', content: { ok: true } } : { action: 'decline' } },
     requestState,
+  })
+
+  it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', () => {
+    const { program, args } = commandFor(runtime, `${HERE}/state-vectors.ts`)
+    const run = spawnSync(program, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 })
+    expect(run.status, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual([])
   })
 
   it('answersAToolCallOfTheStatelessRevisionAndOpensAHandshakeSession', async () => {

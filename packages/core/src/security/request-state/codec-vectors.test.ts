@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { checkStateVectors, type StateVectors } from './codec-vectors.fixture.ts'
+
+const committed = JSON.parse(
+  readFileSync(new URL('./codec-vectors.json', import.meta.url), 'utf8'),
+) as StateVectors
+
+describe('requestState test vectors', () => {
+  it('opensEveryAcceptedVectorAndRefusesEveryOtherForItsReason', () => {
+    expect(committed.vectors.filter((v) => v.refused === undefined).length).toBe(4)
+    expect(new Set(committed.vectors.map((v) => v.refused)).size).toBe(6)
+    expect(checkStateVectors(committed)).toEqual([])
+  })
+
+  it('namesAVectorWhoseExpectationDoesNotHold', () => {
+    const [first, ...rest] = committed.vectors
+    const misdescribed = { ...committed, vectors: [{ ...first!, payload: { other: true } }, ...rest] }
+    expect(checkStateVectors(misdescribed)).toEqual([
+      expect.stringMatching(/^sealed: opens: expected \{"other":true\}, got \{"m":/),
+    ])
+  })
+})
