@@ -263,11 +263,17 @@ describe('dependency rule', () => {
     expect(runtime).toEqual([])
   })
 
-  // One seam: code announces steps to the observer; only the place that builds a server chooses
-  // its subscribers (and the request context reads the active trace for its log lines).
+  // One seam: code announces steps to the observer; only the place that builds a server and the
+  // platform it runs on choose its subscribers (and the request context reads the active trace
+  // for its log lines).
   it('codeOutsideObservationReachesSubscribersOnlyThroughTheObserver', () => {
     const SUBSCRIBERS = ['observation/telemetry/', 'observation/dev-tap.ts', 'observation/log-subscriber.ts']
-    const WIRING = ['server/create-server.ts', 'server/context.ts', 'transports/http/index.ts']
+    const WIRING = [
+      'server/server.ts',
+      'server/platform-node.ts',
+      'server/context.ts',
+      'transports/http/index.ts',
+    ]
     const found = coreEdges
       .filter((edge) => !isTestFile(edge.file))
       .filter((edge) => layerOf(edge.file.slice('packages/core/src/'.length)) !== 'observation')

@@ -2,7 +2,8 @@
  * @module workspace-sources.test
  * Inside the repository every package import reaches sources: the root tsconfig's `paths` (read
  * by tsc, tsx and editors) name exactly the source file of every package export, and every
- * export's `types` and `import` are the `dist/` files that source compiles to.
+ * export's `types` and `import` are the `dist/` files that source compiles to; an export with a
+ * web build names one existing build under each of the `workerd`, `worker` and `browser` conditions.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -13,6 +14,9 @@ import { ROOT } from './import-scan.ts'
 const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as {
   compilerOptions: { paths: Record<string, string[]> }
 }
+
+/** The conditions a web build of an entry point is published under (Workers, browsers). */
+const WEB_CONDITIONS = ['workerd', 'worker', 'browser']
 
 describe('workspace sources', () => {
   it('mapsEveryPackageExportToItsSourceInTheRootTsconfig', () => {
@@ -25,13 +29,22 @@ describe('workspace sources', () => {
   it('pointsEveryExportAtTheDistFilesOfAnExistingSource', () => {
     for (const dir of readdirSync(join(ROOT, 'packages'))) {
       const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as {
-        exports: Record<string, { types: string; import: string }>
+        exports: Record<string, Record<string, string>>
       }
       for (const [subpath, target] of Object.entries(manifest.exports)) {
-        expect(Object.keys(target), `${dir} ${subpath}`).toEqual(['types', 'import'])
-        expect(target.types, `${dir} ${subpath}`).toBe(target.import.replace(/\.js$/, '.d.ts'))
-        const source = target.import.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')
-        expect(existsSync(join(ROOT, 'packages', dir, source)), `${dir} ${subpath} → ${source}`).toBe(true)
+        const web = WEB_CONDITIONS.filter((condition) => condition in target)
+        // Either no web build, or one file under every web condition, between types and import.
+        expect(web.length === 0 || web.length === WEB_CONDITIONS.length, `${dir} ${subpath}`).toBe(true)
+        expect(Object.keys(target), `${dir} ${subpath}`).toEqual(['types', ...web, 'import'])
+        expect(target.types, `${dir} ${subpath}`).toBe(target.import!.replace(/\.js$/, '.d.ts'))
+        expect(
+          new Set(web.map((condition) => target[condition])).size,
+          `${dir} ${subpath}`,
+        ).toBeLessThanOrEqual(1)
+        for (const file of [target.import!, ...web.map((condition) => target[condition]!)]) {
+          const source = file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')
+          expect(existsSync(join(ROOT, 'packages', dir, source)), `${dir} ${subpath} → ${source}`).toBe(true)
+        }
       }
     }
   })

@@ -5,12 +5,12 @@
  * results/server.log, the wait until it accepts connections, and a stop that escalates from
  * SIGTERM to SIGKILL.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
-import { die, RESULTS, ROOT, STARTUP_TIMEOUT_MS, STOP_TIMEOUT_MS } from './config.ts'
-import { commandFor, type Runtime } from './runtimes.ts'
+import { die, RESULTS, STARTUP_TIMEOUT_MS, STOP_TIMEOUT_MS } from './config.ts'
+import { type Runtime, startOn } from './runtimes.ts'
 
 function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
@@ -64,16 +64,14 @@ export interface RunningServer {
   child: ChildProcess
   stderrTail: () => string
   exited: () => string | undefined
+  /** Removes what starting it left behind (a bundled Worker's files). */
+  cleanup: () => void
 }
 
-export function startServer(entry: string, port: number, runtime: Runtime): RunningServer {
+export async function startServer(entry: string, port: number, runtime: Runtime): Promise<RunningServer> {
   const log = createWriteStream(join(RESULTS, 'server.log'))
-  const { program, args } = commandFor(runtime, entry)
-  const child = spawn(program, args, {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const started = await startOn(runtime, entry, port)
+  const { child } = started
   let tail = ''
   let exit: string | undefined
   child.stdout?.pipe(log, { end: false })
@@ -88,7 +86,7 @@ export function startServer(entry: string, port: number, runtime: Runtime): Runn
     exit ??= signal ? `killed by ${signal}` : `exited with code ${code}`
   })
   child.on('close', () => log.end())
-  return { child, stderrTail: () => tail, exited: () => exit }
+  return { child, stderrTail: () => tail, exited: () => exit, cleanup: () => started.stop() }
 }
 
 export async function waitUntilUp(server: RunningServer, port: number): Promise<void> {
@@ -106,10 +104,12 @@ export async function waitUntilUp(server: RunningServer, port: number): Promise<
 
 export async function stopServer(server: RunningServer): Promise<void> {
   const { child } = server
-  if (child.exitCode !== null || child.signalCode !== null || server.exited()) return
-  const gone = new Promise<void>((r) => child.once('exit', () => r()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-  await gone
-  clearTimeout(timer)
+  if (child.exitCode === null && child.signalCode === null && !server.exited()) {
+    const gone = new Promise<void>((r) => child.once('exit', () => r()))
+    child.kill('SIGTERM')
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    await gone
+    clearTimeout(timer)
+  }
+  server.cleanup()
 }

@@ -80,7 +80,7 @@ async function main(): Promise<number> {
       console.log(
         `conformance: starting ${entry} on port ${port} (${versionOf(runtime)}); suite on ${rel(node22)}`,
       )
-      server = startServer(entry, port, runtime)
+      server = await startServer(entry, port, runtime)
       try {
         await waitUntilUp(server, port)
       } catch (err) {

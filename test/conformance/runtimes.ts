@@ -1,15 +1,17 @@
 /**
  * @module runtimes
- * The runtimes the fixture can be served on, each with its entry and the command that starts it:
- * Node (`listen`, through tsx), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last two through
- * the web-standard face and the binaries of the `bun` and `deno` devDependencies.
+ * The runtimes the fixture can be served on, each with its entry and how it starts: Node
+ * (`listen`, through tsx), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last two through the
+ * web-standard face and the binaries of the `bun` and `deno` devDependencies, and workerd
+ * (Cloudflare's runtime, the `workerd` devDependency), which serves the entry bundled as a Worker.
  */
-import { spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { bundleWorker, serveWorker } from '../runtimes/workerd.ts'
 import { die, ROOT } from './config.ts'
 
-export const RUNTIMES = ['node', 'bun', 'deno'] as const
+export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const
 export type Runtime = (typeof RUNTIMES)[number]
 
 const FIXTURE = 'examples/conformance-server/src'
@@ -19,6 +21,7 @@ export const DEFAULT_ENTRIES: Readonly<Record<Runtime, string>> = {
   node: `${FIXTURE}/main.ts`,
   bun: `${FIXTURE}/bun.ts`,
   deno: `${FIXTURE}/deno.ts`,
+  workerd: `${FIXTURE}/worker.ts`,
 }
 
 /** `raw` as a runtime, or a setup error naming the known ones. */
@@ -27,11 +30,19 @@ export function parseRuntime(raw: string): Runtime {
   return die(`unknown runtime '${raw}': one of ${RUNTIMES.join(', ')}`)
 }
 
-/** The program and arguments that run `entry` on `runtime`. */
-export function commandFor(runtime: Runtime, entry: string): { program: string; args: string[] } {
-  if (runtime === 'node') return { program: process.execPath, args: ['--import', 'tsx', entry] }
+function binaryOf(runtime: Exclude<Runtime, 'node'>): string {
   const program = join(ROOT, 'node_modules/.bin', runtime)
   if (!existsSync(program)) die(`${runtime} is not installed: run npm install (it is a devDependency)`)
+  return program
+}
+
+/** The program and arguments that run `entry` on a runtime that runs a file as it is. */
+export function commandFor(
+  runtime: Exclude<Runtime, 'workerd'>,
+  entry: string,
+): { program: string; args: string[] } {
+  if (runtime === 'node') return { program: process.execPath, args: ['--import', 'tsx', entry] }
+  const program = binaryOf(runtime)
   if (runtime === 'bun') return { program, args: [entry] }
   // Loopback only, the environment (PORT, the log level), and reading its own modules.
   return {
@@ -40,11 +51,31 @@ export function commandFor(runtime: Runtime, entry: string): { program: string; 
   }
 }
 
+/** A server started on a runtime: its process, and `stop`, which kills it and removes its files. */
+export interface Started {
+  readonly child: ChildProcess
+  stop(): void
+}
+
+/** Starts `entry` on `runtime`, listening on 127.0.0.1:`port`; its stdout and stderr are piped. */
+export async function startOn(runtime: Runtime, entry: string, port: number): Promise<Started> {
+  if (runtime === 'workerd') {
+    binaryOf(runtime)
+    return serveWorker(await bundleWorker(entry), port)
+  }
+  const { program, args } = commandFor(runtime, entry)
+  const child = spawn(program, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return { child, stop: () => child.kill('SIGKILL') }
+}
+
 /** What `runtime` says its version is, for the log of a run. */
 export function versionOf(runtime: Runtime): string {
   if (runtime === 'node') return `Node ${process.version}`
-  const { program } = commandFor(runtime, '')
-  const out = spawnSync(program, ['--version'], { encoding: 'utf8' }).stdout ?? ''
+  const out = spawnSync(binaryOf(runtime), ['--version'], { encoding: 'utf8' }).stdout ?? ''
   const line = out.split('\n')[0]?.trim() ?? ''
   return line.startsWith(runtime) ? line : `${runtime} ${line}`
 }

@@ -1,20 +1,21 @@
 /**
  * @module runtimes.test
- * The same server served by Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last
- * two through the web-standard face, each with the runtime's own defaults, probed over real HTTP
+ * The same server served by Node (`listen`), Bun (`Bun.serve`), Deno (`Deno.serve`) and workerd
+ * (bundled as a Worker), the last three through the web-standard face, each with the runtime's
+ * own defaults, probed over real HTTP
  * on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
  * refused with the one fixed error; the committed requestState test vectors open, or are refused
  * for their reason, alike; parallel copies of one accepted single-use answer act once
  * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
- * prints no warning. Bun and Deno are the binaries of the `bun` and `deno` devDependencies; Node
- * and Bun read the sources (tsconfig's paths), Deno the built packages (`npm run build`).
+ * prints no warning. Bun, Deno and workerd are the binaries of devDependencies; Node and Bun read
+ * the sources (tsconfig's paths), Deno and the Worker the built packages (`npm run build`).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { commandFor, RUNTIMES, type Runtime } from '../conformance/runtimes.ts'
+import { commandFor, RUNTIMES, type Runtime, startOn } from '../conformance/runtimes.ts'
 import { errorOf, type Json, McpHttpClient, resultOf, SseReader, textOf } from '../helpers/mcp-http.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -39,17 +40,25 @@ function freePort(): Promise<number> {
   })
 }
 
-async function serve(runtime: Runtime): Promise<Served> {
+/** The probe entry of each runtime: a Worker's is bundled, the others' run as they are. */
+const PROBES: Readonly<Record<Runtime, string>> = {
+  node: `${HERE}/probe-node.ts`,
+  bun: `${HERE}/probe-bun.ts`,
+  deno: `${HERE}/probe-deno.ts`,
+  workerd: `${HERE}/probe-worker.ts`,
+}
+
+async function serve(runtime: Runtime, entry = PROBES[runtime]): Promise<Served> {
   const port = await freePort()
-  const { program, args } = commandFor(runtime, `${HERE}/probe-${runtime}.ts`)
-  const child: ChildProcess = spawn(program, args, {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+  const started = await startOn(runtime, entry, port)
+  const { child } = started
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
+  })
+  // workerd writes a Worker's console to stdout; the other runtimes write theirs to stderr.
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (runtime === 'workerd') stderr += chunk.toString()
   })
   const url = `http://127.0.0.1:${port}/mcp`
   const deadline = Date.now() + 30_000
@@ -63,16 +72,17 @@ async function serve(runtime: Runtime): Promise<Served> {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
-  return { url, stderr: () => stderr, stop: () => child.kill('SIGKILL') }
+  return { url, stderr: () => stderr, stop: () => started.stop() }
 }
 
-/** Node and Bun read the sources through tsconfig's paths; Deno imports the built packages. */
-const BUILT = existsSync(join(ROOT, 'packages/core/dist/index.js'))
+/** Node and Bun read the sources through tsconfig's paths; Deno and a Worker, the built packages. */
+const BUILT = existsSync(join(ROOT, 'packages/core/dist/web.js'))
 
 function missing(runtime: Runtime): string | undefined {
   if (runtime !== 'node' && !existsSync(join(ROOT, 'node_modules/.bin', runtime)))
     return `${runtime} is not installed (npm install)`
-  if (runtime === 'deno' && !BUILT) return 'deno imports the built packages: run npm run build first'
+  if ((runtime === 'deno' || runtime === 'workerd') && !BUILT)
+    return `${runtime} imports the built packages: run npm run build first`
   return undefined
 }
 
@@ -103,7 +113,16 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
     requestState,
   })
 
-  it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', () => {
+  it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', async () => {
+    if (runtime === 'workerd') {
+      const worker = await serve(runtime, `${HERE}/state-vectors-worker.ts`)
+      try {
+        expect(await (await fetch(worker.url)).json()).toEqual([])
+      } finally {
+        worker.stop()
+      }
+      return
+    }
     const { program, args } = commandFor(runtime, `${HERE}/state-vectors.ts`)
     const run = spawnSync(program, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 })
     expect(run.status, run.stderr).toBe(0)
@@ -161,7 +180,11 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
     const foreign = served
       .stderr()
       .split('\n')
-      .filter((line) => line.trim() !== '' && !line.startsWith('{') && !line.startsWith('probe server on'))
+      // Our JSON log lines, and the line announcing where it listens (workerd writes its own).
+      .filter(
+        (line) =>
+          line.trim() !== '' && !line.startsWith('{') && !/^(probe server on|Listening on) /.test(line),
+      )
     expect(foreign).toEqual([])
   })
 

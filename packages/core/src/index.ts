@@ -7,7 +7,8 @@
  * what store authors need in `@tessera/core/ports`.
  */
 export { TesseraError, type TesseraErrorCode } from './errors.ts'
-export { type Logger, loggerOptions } from './observation/logger.ts'
+export type { Logger } from './observation/logger.ts'
+export { loggerOptions } from './observation/pino-logger.ts'
 export type { InputRequest } from './protocol/modern/input-requests.ts'
 export type { JsonSchema, SchemaInput } from './schema/validator.ts'
 export type { AuthInfo } from './security/request-state/binding.ts'

@@ -4,7 +4,7 @@
  * those that die, and stops them all gracefully. It serves no request itself.
  */
 import cluster, { type Worker } from 'node:cluster'
-import { defaultLogger } from '../../observation/logger.ts'
+import { defaultLogger } from '../../observation/pino-logger.ts'
 import { type PrimaryCommand, tagged, untag, WORKERS_ENV, type WorkerReport } from './cluster-messages.ts'
 import { relayClusterBus } from './cluster-relay.ts'
 import type { ClusterSettings, RunningCluster } from './cluster-settings.ts'

@@ -6,7 +6,7 @@
  * process exits.
  */
 import cluster from 'node:cluster'
-import { defaultLogger } from '../../observation/logger.ts'
+import { defaultLogger } from '../../observation/pino-logger.ts'
 import { doorOf } from '../../server/door.ts'
 import { listen, type RunningServer } from '../http/listen.ts'
 import { type PrimaryCommand, tagged, untag, WORKERS_ENV, type WorkerReport } from './cluster-messages.ts'

@@ -10,7 +10,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
-import { defaultLogger } from '../../observation/logger.ts'
+import { defaultLogger } from '../../observation/pino-logger.ts'
 import { createServer } from '../../server/create-server.ts'
 import { elicitForm, listRoots } from '../../server/mrtr/input-requests.ts'
 import { createTestClient, TestCallError } from './test-client.ts'

@@ -1,5 +1,5 @@
 /**
- * @module logger.test
+ * @module pino-logger.test
  * The default logger is pino on stderr: an error logged under `err` keeps its type, message and
  * stack, levels below warn (or `TESSERA_LOG_LEVEL`) are dropped, stdout (the stdio transport's) stays empty,
  * and credentials are redacted.
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-const LOGGER = new URL('./logger.ts', import.meta.url).href
+const LOGGER = new URL('./pino-logger.ts', import.meta.url).href
 
 function logInChild(
   body: string,

@@ -1,0 +1,14 @@
+/**
+ * @module platform-web
+ * The defaults where there is no Node (Workers, browsers): the console logger, a bus in memory
+ * (a shared one is given through `stores.bus`), and no development console.
+ */
+import { consoleLogger } from '../observation/console-logger.ts'
+import { memoryNotificationBus } from './notification-bus.ts'
+import type { Platform } from './platform.ts'
+
+export const webPlatform: Platform = {
+  defaultLogger: () => consoleLogger(),
+  defaultBus: () => ({ bus: memoryNotificationBus(), shared: false }),
+  subscribers: [],
+}
