@@ -6,12 +6,12 @@
  *   npm run conformance                          # revisions from test/conformance/revisions.json
  *   npm run conformance -- --revision all        # 2026-07-28 and 2025-11-25
  *   npm run conformance -- --revision 2025-11-25 --verbose
- *   npm run conformance -- --runtime bun         # the fixture on Bun (or deno), through the fetch face
+ *   npm run conformance -- --runtime bun         # the fixture on Bun (or deno, workerd), through the fetch face
  *   npm run conformance -- --url http://127.0.0.1:3001/mcp   # a server you started yourself
  *
  * The suite (@modelcontextprotocol/conformance, pinned) needs Node >= 22; it runs on a Node 22
  * binary installed on demand under .tessera/node22. The server under test runs on this Node, or on
- * the Bun or Deno of the devDependencies (`--runtime`).
+ * the Bun, Deno or workerd of the devDependencies (`--runtime`; on workerd, bundled as a Worker).
  * Results: test/conformance/results/<rev>/server-<scenario>-<ts>/checks.json, suite log
  * test/conformance/results/<rev>.log, server log test/conformance/results/server.log.
  *

@@ -108,8 +108,9 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
     return asked.requestState as string
   }
 
-  const answered = (requestState: string, accept = true): Json => ({
-    inputResponses: { confirm: accept ? { action: 'accept', content: { ok: true } } : { action: 'decline' } },
+  /** The accepted answer to a rollback's question, with the state it answers. */
+  const answered = (requestState: string): Json => ({
+    inputResponses: { confirm: { action: 'accept', content: { ok: true } } },
     requestState,
   })
 
