@@ -9,11 +9,11 @@
  */
 
 import { existsSync } from 'node:fs'
-import { builtinModules } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build, type Metafile } from 'esbuild'
+import { workerBuildOptions } from '../test/runtimes/workerd.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const WORKERS = {
@@ -34,21 +34,7 @@ interface Bundled {
 }
 
 async function bundle(entry: string): Promise<Bundled> {
-  const result = await build({
-    entryPoints: [join(ROOT, entry)],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    minify: true,
-    metafile: true,
-    // Package imports resolve through each package's `exports`, as outside the repository.
-    tsconfigRaw: {},
-    external: ['node:*', ...builtinModules],
-    logLevel: 'silent',
-  })
+  const result = await build({ ...workerBuildOptions(entry), write: false, minify: true, metafile: true })
   const code = result.outputFiles[0]!.contents
   return {
     minified: code.byteLength,

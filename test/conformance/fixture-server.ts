@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import { die, RESULTS, STARTUP_TIMEOUT_MS, STOP_TIMEOUT_MS } from './config.ts'
 import { type Runtime, startOn } from './runtimes.ts'
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now. */
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const s = createServer()
     s.once('error', fail)

@@ -12,10 +12,11 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { createServer as createNetServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../conformance/fixture-server.ts'
 import { commandFor, RUNTIMES, type Runtime, startOn } from '../conformance/runtimes.ts'
+import { HandshakeClient } from '../helpers/handshake-client.ts'
 import { errorOf, type Json, McpHttpClient, resultOf, SseReader, textOf } from '../helpers/mcp-http.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -27,17 +28,6 @@ interface Served {
   url: string
   stderr: () => string
   stop: () => void
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()))
-    })
-  })
 }
 
 /** The probe entry of each runtime: a Worker's is bundled, the others' run as they are. */
@@ -132,23 +122,8 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
 
   it('answersAToolCallOfTheStatelessRevisionAndOpensAHandshakeSession', async () => {
     expect(textOf(resultOf(await client.callTool('greet', { name: 'Ada' })))).toBe('Hello, Ada!')
-    const opened = await fetch(served.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'probe', version: '1' },
-        },
-      }),
-    })
-    expect(opened.status).toBe(200)
-    expect(opened.headers.get('mcp-session-id')).toMatch(/^[\w-]{16,}$/)
-    await opened.body?.cancel()
+    const session = await HandshakeClient.connect(served.url)
+    expect(session.sessionId).toMatch(/^[\w-]{16,}$/)
   })
 
   it('refusesATamperedStateAndAStateBoundToAnotherCallWithOneError', async () => {

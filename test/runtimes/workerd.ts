@@ -10,16 +10,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { type BuildOptions, build } from 'esbuild'
 
 const ROOT = join(import.meta.dirname, '../..')
 export const WORKERD = join(ROOT, 'node_modules/.bin/workerd')
 /** A date after Node compatibility became workerd's default (2026-08-04). */
 const COMPATIBILITY_DATE = '2026-11-01'
 
-/** `entry` (from the repository's root) as one ES module a Worker loads. */
-export async function bundleWorker(entry: string): Promise<string> {
-  const result = await build({
+/**
+ * How wrangler bundles `entry` (from the repository's root) for a Worker: one ES module, the Workers
+ * conditions, packages through their `exports` (no tsconfig paths), and Node's built-ins left as
+ * imports, which workerd's Node compatibility provides.
+ */
+export function workerBuildOptions(entry: string): BuildOptions {
+  return {
     entryPoints: [join(ROOT, entry)],
     bundle: true,
     write: false,
@@ -28,10 +32,14 @@ export async function bundleWorker(entry: string): Promise<string> {
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
     tsconfigRaw: {},
-    // workerd's Node compatibility provides these; the bundle imports them as they are.
     external: ['node:*', ...builtinModules],
     logLevel: 'silent',
-  })
+  }
+}
+
+/** `entry` as one ES module a Worker loads. */
+export async function bundleWorker(entry: string): Promise<string> {
+  const result = await build({ ...workerBuildOptions(entry), write: false })
   return result.outputFiles[0]!.text
 }
 
