@@ -1,11 +1,12 @@
 import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
-import { WORKSPACE_ROOT, workspaceSources } from './test/workspace-sources.ts'
+import { WORKSPACE_ROOT, workspaceImports, workspaceSources } from './test/workspace-sources.ts'
 
 export default defineConfig({
   resolve: {
-    // Exact matches only: '@tessera/core' must not capture '@tessera/core/http'.
-    alias: [...workspaceSources()].map(([specifier, source]) => ({
+    // Exact matches only: '@tessera/core' must not capture '@tessera/core/http'. Subpath imports
+    // (`#crypto`) reach the sources of their Node build, not a build in `dist/`.
+    alias: [...workspaceSources(), ...workspaceImports()].map(([specifier, source]) => ({
       find: new RegExp(`^${specifier.replaceAll('/', '\\/')}$`),
       replacement: join(WORKSPACE_ROOT, source),
     })),

@@ -14,8 +14,8 @@ import {
 } from '../packages/core/src/security/request-state/codec-vectors.fixture.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const vectors = makeStateVectors()
-const wrong = checkStateVectors(vectors)
+const vectors = await makeStateVectors()
+const wrong = await checkStateVectors(vectors)
 if (wrong.length > 0) {
   console.error(`request-state-vectors: this implementation fails its own vectors:\n${wrong.join('\n')}`)
   process.exit(1)

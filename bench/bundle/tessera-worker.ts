@@ -15,4 +15,4 @@ app.tool(
 )
 const mcp = createFetchHandler(app)
 
-export default { fetch: (request: Request) => mcp(request) }
+export default { fetch: mcp }

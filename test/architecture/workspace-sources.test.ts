@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { workspaceSources } from '../workspace-sources.ts'
+import { workspaceImports, workspaceSources } from '../workspace-sources.ts'
 import { ROOT } from './import-scan.ts'
 
 const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as {
@@ -21,7 +21,10 @@ const WEB_CONDITIONS = ['workerd', 'worker', 'browser']
 describe('workspace sources', () => {
   it('mapsEveryPackageExportToItsSourceInTheRootTsconfig', () => {
     const expected = Object.fromEntries(
-      [...workspaceSources()].map(([specifier, source]) => [specifier, [`./${source}`]]),
+      [...workspaceImports(), ...workspaceSources()].map(([specifier, source]) => [
+        specifier,
+        [`./${source}`],
+      ]),
     )
     expect(tsconfig.compilerOptions.paths).toEqual(expected)
   })
@@ -44,6 +47,28 @@ describe('workspace sources', () => {
         for (const file of [target.import!, ...web.map((condition) => target[condition]!)]) {
           const source = file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')
           expect(existsSync(join(ROOT, 'packages', dir, source)), `${dir} ${subpath} → ${source}`).toBe(true)
+        }
+      }
+    }
+  })
+
+  it('buildsEverySubpathImportForTheWebAndForNodeFromExistingSources', () => {
+    for (const dir of readdirSync(join(ROOT, 'packages'))) {
+      const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', dir, 'package.json'), 'utf8')) as {
+        imports?: Record<string, Record<string, string>>
+      }
+      for (const [specifier, targets] of Object.entries(manifest.imports ?? {})) {
+        expect(Object.keys(targets), `${dir} ${specifier}`).toEqual([...WEB_CONDITIONS, 'default'])
+        expect(
+          new Set(WEB_CONDITIONS.map((condition) => targets[condition])).size,
+          `${dir} ${specifier}`,
+        ).toBe(1)
+        expect(targets.workerd, `${dir} ${specifier}`).not.toBe(targets.default)
+        for (const file of Object.values(targets)) {
+          const source = file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')
+          expect(existsSync(join(ROOT, 'packages', dir, source)), `${dir} ${specifier} → ${source}`).toBe(
+            true,
+          )
         }
       }
     }

@@ -7,7 +7,7 @@
  * baseline or required-unscored entries that name no scenario of the revision.
  */
 import { rel } from './config.ts'
-import { loadBaseline, loadRequiredUnscored, loadRequirements } from './inputs.ts'
+import { loadBaseline, loadNotHeldOn, loadRequiredUnscored, loadRequirements } from './inputs.ts'
 import {
   type Check,
   isBad,
@@ -28,6 +28,8 @@ export interface RevisionReport {
   unscored: Tally
   /** `<scenario> <mark>` for each scenario held to although not scored. */
   heldTo: string[]
+  /** `<scenario>: <reason>` for each unscored scenario this runtime's platform keeps it from being held to. */
+  notHeld: string[]
   /** Not-scored, not-held scenarios that produced no results. */
   missingUnscored: string[]
   /** Failing checks not in the baseline. */
@@ -56,10 +58,12 @@ export function checkRevision(
   baselinePath: string,
   suite: SuiteRun,
   verbose: boolean,
+  runtime?: string,
 ): RevisionReport {
   const req = loadRequirements(rev)
   const baseline = loadBaseline(baselinePath)
-  const requiredUnscored = loadRequiredUnscored(rev)
+  const notHeld = loadNotHeldOn(runtime, rev)
+  const requiredUnscored = loadRequiredUnscored(rev).filter((s) => !notHeld.has(s))
   const results = readResults(outDir)
   const problems: string[] = []
   const known = new Set([...req.scored, ...req.notScored.keys()])
@@ -155,6 +159,7 @@ export function checkRevision(
     scored: tally(scored),
     unscored: tally(unscored),
     heldTo,
+    notHeld: [...notHeld].map(([s, reason]) => `${s}: ${reason}`),
     missingUnscored,
     unexpected,
     expected,

@@ -64,6 +64,17 @@ export function loadRequiredUnscored(rev: string): string[] {
   return readJson<Record<string, string[]>>(join(HERE, 'required-unscored.json'))[rev] ?? []
 }
 
+/**
+ * The unscored scenarios of `rev` a runtime is not held to, each with the platform's reason
+ * (not-held-on.json): what the platform forbids, not what Tessera lacks. Empty for a server
+ * given by URL, which is held to everything.
+ */
+export function loadNotHeldOn(runtime: string | undefined, rev: string): Map<string, string> {
+  if (runtime === undefined) return new Map()
+  const all = readJson<Record<string, Record<string, Record<string, string>>>>(join(HERE, 'not-held-on.json'))
+  return new Map(Object.entries(all[runtime]?.[rev] ?? {}))
+}
+
 /** The baseline file of `rev`, or an empty one written under results/ when the revision has none. */
 export function baselineFor(rev: string): string {
   const own = join(HERE, `expected-failures-${rev}.yml`)

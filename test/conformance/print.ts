@@ -20,6 +20,7 @@ export function printReport(r: RevisionReport): void {
   console.log(`  scored       ${fmtTally(r.scored)}`)
   console.log(`  not scored   ${fmtTally(r.unscored)}`)
   if (r.heldTo.length > 0) console.log(`  held to (not scored): ${r.heldTo.join(', ')}`)
+  for (const s of r.notHeld) console.log(`  not held to on this runtime: ${s}`)
   for (const s of r.missingUnscored) console.log(`  (no results for not-scored ${s})`)
   if (r.unexpected.length > 0) {
     console.log('  failing checks (not in the baseline):')

@@ -37,6 +37,7 @@ async function runRevision(
   rev: string,
   url: string,
   node22: string,
+  runtime: string | undefined,
 ): Promise<{ summary: string; failed: boolean }> {
   const outDir = join(RESULTS, rev)
   rmSync(outDir, { recursive: true, force: true })
@@ -44,7 +45,7 @@ async function runRevision(
   const baselinePath = baselineFor(rev)
   console.log(`conformance: ${rev} against ${url} ...`)
   const suite = await runSuite(node22, url, rev, baselinePath, outDir, args.verbose)
-  const report = checkRevision(rev, outDir, baselinePath, suite, args.verbose)
+  const report = checkRevision(rev, outDir, baselinePath, suite, args.verbose, runtime)
   printReport(report)
   const why = [...(suite.exitCode !== 0 ? [`suite exit code ${suite.exitCode}`] : []), ...report.problems]
   if (why.length === 0) return { summary: `${rev}: pass`, failed: false }
@@ -94,7 +95,7 @@ async function main(): Promise<number> {
     let failed = false
     const summary: string[] = []
     for (const rev of revisions) {
-      const outcome = await runRevision(rev, url, node22)
+      const outcome = await runRevision(rev, url, node22, args.url === undefined ? args.runtime : undefined)
       summary.push(outcome.summary)
       if (outcome.failed) failed = true
       if (server?.exited()) {

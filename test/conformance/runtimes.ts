@@ -11,8 +11,15 @@ import { join } from 'node:path'
 import { bundleWorker, serveWorker } from '../runtimes/workerd.ts'
 import { die, ROOT } from './config.ts'
 
-export const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const
+/** `workerd` has Node compatibility (today's default); `workerd-no-compat` runs without it. */
+export const RUNTIMES = ['node', 'bun', 'deno', 'workerd', 'workerd-no-compat'] as const
 export type Runtime = (typeof RUNTIMES)[number]
+export type WorkerRuntime = Extract<Runtime, `workerd${string}`>
+
+/** Whether `runtime` is workerd, which serves an entry bundled as a Worker. */
+export function isWorker(runtime: Runtime): runtime is WorkerRuntime {
+  return runtime === 'workerd' || runtime === 'workerd-no-compat'
+}
 
 const FIXTURE = 'examples/conformance-server/src'
 
@@ -22,6 +29,7 @@ export const DEFAULT_ENTRIES: Readonly<Record<Runtime, string>> = {
   bun: `${FIXTURE}/bun.ts`,
   deno: `${FIXTURE}/deno.ts`,
   workerd: `${FIXTURE}/worker.ts`,
+  'workerd-no-compat': `${FIXTURE}/worker.ts`,
 }
 
 /** `raw` as a runtime, or a setup error naming the known ones. */
@@ -31,14 +39,15 @@ export function parseRuntime(raw: string): Runtime {
 }
 
 function binaryOf(runtime: Exclude<Runtime, 'node'>): string {
-  const program = join(ROOT, 'node_modules/.bin', runtime)
-  if (!existsSync(program)) die(`${runtime} is not installed: run npm install (it is a devDependency)`)
+  const name = isWorker(runtime) ? 'workerd' : runtime
+  const program = join(ROOT, 'node_modules/.bin', name)
+  if (!existsSync(program)) die(`${name} is not installed: run npm install (it is a devDependency)`)
   return program
 }
 
 /** The program and arguments that run `entry` on a runtime that runs a file as it is. */
 export function commandFor(
-  runtime: Exclude<Runtime, 'workerd'>,
+  runtime: Exclude<Runtime, WorkerRuntime>,
   entry: string,
 ): { program: string; args: string[] } {
   if (runtime === 'node') return { program: process.execPath, args: ['--import', 'tsx', entry] }
@@ -59,9 +68,9 @@ export interface Started {
 
 /** Starts `entry` on `runtime`, listening on 127.0.0.1:`port`; its stdout and stderr are piped. */
 export async function startOn(runtime: Runtime, entry: string, port: number): Promise<Started> {
-  if (runtime === 'workerd') {
+  if (isWorker(runtime)) {
     binaryOf(runtime)
-    return serveWorker(await bundleWorker(entry), port)
+    return serveWorker(await bundleWorker(entry), port, runtime === 'workerd')
   }
   const { program, args } = commandFor(runtime, entry)
   const child = spawn(program, args, {
@@ -77,5 +86,6 @@ export function versionOf(runtime: Runtime): string {
   if (runtime === 'node') return `Node ${process.version}`
   const out = spawnSync(binaryOf(runtime), ['--version'], { encoding: 'utf8' }).stdout ?? ''
   const line = out.split('\n')[0]?.trim() ?? ''
-  return line.startsWith(runtime) ? line : `${runtime} ${line}`
+  const named = line.startsWith(runtime) ? line : `${runtime} ${line}`
+  return runtime === 'workerd-no-compat' ? `${named} without Node compatibility` : named
 }

@@ -4,4 +4,4 @@ import { createProbeServer } from './probe-server.ts'
 
 const mcp = createFetchHandler(createProbeServer())
 
-export default { fetch: (request: Request) => mcp(request) }
+export default { fetch: mcp }

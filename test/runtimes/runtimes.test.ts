@@ -1,11 +1,11 @@
 /**
  * @module runtimes.test
  * The same server served by Node (`listen`), Bun (`Bun.serve`), Deno (`Deno.serve`) and workerd
- * (bundled as a Worker), the last three through the web-standard face, each with the runtime's
+ * (bundled as a Worker, with Node compatibility and without), the last three through the web-standard face, each with the runtime's
  * own defaults, probed over real HTTP
  * on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
  * refused with the one fixed error; the committed requestState test vectors open, or are refused
- * for their reason, alike; parallel copies of one accepted single-use answer act once
+ * for their reason, alike; the shared JSON Schema suite gets every verdict; parallel copies of one accepted single-use answer act once
  * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
  * prints no warning. Bun, Deno and workerd are the binaries of devDependencies; Node and Bun read
  * the sources (tsconfig's paths), Deno and the Worker the built packages (`npm run build`).
@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../conformance/fixture-server.ts'
-import { commandFor, RUNTIMES, type Runtime, startOn } from '../conformance/runtimes.ts'
+import { commandFor, isWorker, RUNTIMES, type Runtime, startOn } from '../conformance/runtimes.ts'
 import { HandshakeClient } from '../helpers/handshake-client.ts'
 import { errorOf, type Json, McpHttpClient, resultOf, SseReader, textOf } from '../helpers/mcp-http.ts'
 
@@ -36,6 +36,7 @@ const PROBES: Readonly<Record<Runtime, string>> = {
   bun: `${HERE}/probe-bun.ts`,
   deno: `${HERE}/probe-deno.ts`,
   workerd: `${HERE}/probe-worker.ts`,
+  'workerd-no-compat': `${HERE}/probe-worker.ts`,
 }
 
 async function serve(runtime: Runtime, entry = PROBES[runtime]): Promise<Served> {
@@ -48,7 +49,7 @@ async function serve(runtime: Runtime, entry = PROBES[runtime]): Promise<Served>
   })
   // workerd writes a Worker's console to stdout; the other runtimes write theirs to stderr.
   child.stdout?.on('data', (chunk: Buffer) => {
-    if (runtime === 'workerd') stderr += chunk.toString()
+    if (isWorker(runtime)) stderr += chunk.toString()
   })
   const url = `http://127.0.0.1:${port}/mcp`
   const deadline = Date.now() + 30_000
@@ -69,9 +70,10 @@ async function serve(runtime: Runtime, entry = PROBES[runtime]): Promise<Served>
 const BUILT = existsSync(join(ROOT, 'packages/core/dist/web.js'))
 
 function missing(runtime: Runtime): string | undefined {
-  if (runtime !== 'node' && !existsSync(join(ROOT, 'node_modules/.bin', runtime)))
-    return `${runtime} is not installed (npm install)`
-  if ((runtime === 'deno' || runtime === 'workerd') && !BUILT)
+  const binary = isWorker(runtime) ? 'workerd' : runtime
+  if (runtime !== 'node' && !existsSync(join(ROOT, 'node_modules/.bin', binary)))
+    return `${binary} is not installed (npm install)`
+  if ((runtime === 'deno' || isWorker(runtime)) && !BUILT)
     return `${runtime} imports the built packages: run npm run build first`
   return undefined
 }
@@ -104,20 +106,28 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
     requestState,
   })
 
-  it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', async () => {
-    if (runtime === 'workerd') {
-      const worker = await serve(runtime, `${HERE}/state-vectors-worker.ts`)
+  /** What a check script prints on this runtime (a Worker's answer to any request), as JSON. */
+  async function checked(script: string): Promise<unknown> {
+    if (isWorker(runtime)) {
+      const worker = await serve(runtime, `${HERE}/${script}-worker.ts`)
       try {
-        expect(await (await fetch(worker.url)).json()).toEqual([])
+        return await (await fetch(worker.url)).json()
       } finally {
         worker.stop()
       }
-      return
     }
-    const { program, args } = commandFor(runtime, `${HERE}/state-vectors.ts`)
+    const { program, args } = commandFor(runtime, `${HERE}/${script}.ts`)
     const run = spawnSync(program, args, { cwd: ROOT, encoding: 'utf8', timeout: 30_000 })
     expect(run.status, run.stderr).toBe(0)
-    expect(JSON.parse(run.stdout)).toEqual([])
+    return JSON.parse(run.stdout)
+  }
+
+  it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', async () => {
+    expect(await checked('state-vectors')).toEqual([])
+  })
+
+  it('givesEveryVerdictOfTheSharedJsonSchemaSuite', async () => {
+    expect(await checked('schema-verdicts')).toEqual([])
   })
 
   it('answersAToolCallOfTheStatelessRevisionAndOpensAHandshakeSession', async () => {

@@ -5,4 +5,6 @@ import {
 } from '../../packages/core/src/security/request-state/codec-vectors.fixture.ts'
 import vectors from '../../packages/core/src/security/request-state/codec-vectors.json' with { type: 'json' }
 
-export default { fetch: () => Response.json(checkStateVectors(vectors as StateVectors)) }
+export default {
+  fetch: async () => Response.json(await checkStateVectors(vectors as StateVectors)),
+}

@@ -7,4 +7,4 @@ import { readFileSync } from 'node:fs'
 import { checkStateVectors } from '../../packages/core/src/security/request-state/codec-vectors.fixture.ts'
 
 const file = new URL('../../packages/core/src/security/request-state/codec-vectors.json', import.meta.url)
-console.log(JSON.stringify(checkStateVectors(JSON.parse(readFileSync(file, 'utf8')))))
+console.log(JSON.stringify(await checkStateVectors(JSON.parse(readFileSync(file, 'utf8')))))

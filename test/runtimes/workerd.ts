@@ -3,7 +3,8 @@
  * A Worker run by workerd, Cloudflare's runtime (the `workerd` devDependency), as a test or the
  * conformance runner needs one: the entry bundled the way wrangler bundles (esbuild, the
  * `workerd`, `worker` and `browser` conditions, packages through their `exports`), served on
- * 127.0.0.1 with today's compatibility date, under which Node compatibility is on by default.
+ * 127.0.0.1 with today's compatibility date, under which Node compatibility is on by default, or
+ * with one from before, without it.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,8 +15,11 @@ import { type BuildOptions, build } from 'esbuild'
 
 const ROOT = join(import.meta.dirname, '../..')
 export const WORKERD = join(ROOT, 'node_modules/.bin/workerd')
-/** A date after Node compatibility became workerd's default (2026-08-04). */
-const COMPATIBILITY_DATE = '2026-11-01'
+/**
+ * With Node compatibility: a date after it became workerd's default (2026-08-04). Without: a date
+ * before it, and no flags, so a `node:` import does not load.
+ */
+const COMPATIBILITY_DATES = { withNode: '2026-11-01', withoutNode: '2026-08-01' } as const
 
 /**
  * How wrangler bundles `entry` (from the repository's root) for a Worker: one ES module, the Workers
@@ -48,8 +52,11 @@ export interface RunningWorker {
   stop(): void
 }
 
-/** Serves `code` on 127.0.0.1:`port` with workerd; `stop` kills it and removes its files. */
-export function serveWorker(code: string, port: number): RunningWorker {
+/**
+ * Serves `code` on 127.0.0.1:`port` with workerd, with Node compatibility or without; `stop` kills
+ * it and removes its files.
+ */
+export function serveWorker(code: string, port: number, nodeCompat: boolean): RunningWorker {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-workerd-'))
   writeFileSync(join(dir, 'worker.js'), code)
   writeFileSync(
@@ -61,7 +68,7 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
+  compatibilityDate = "${COMPATIBILITY_DATES[nodeCompat ? 'withNode' : 'withoutNode']}",
 );
 `,
   )

@@ -9,4 +9,4 @@ import { createConformanceServer } from './conformance-server.ts'
 
 const mcp = createFetchHandler(createConformanceServer())
 
-export default { fetch: (request: Request) => mcp(request) }
+export default { fetch: mcp }

@@ -13,7 +13,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { channel } from 'node:diagnostics_channel'
-import { sha256Base64url } from '../security/sha256.ts'
+import { sha256Base64url } from '#crypto'
 import type { ExchangeWatch, Step, StepEvent, Subscriber } from './observer.ts'
 
 /**

@@ -4,25 +4,26 @@
  * single-use claim's fence), drawn from a pool the CSPRNG refills in 4 KiB blocks: one call into
  * the generator per block instead of one per value, which cost more than the AES-GCM seal
  * itself. The pool holds nonces, IVs and identifiers only, never key material; a value's bytes
- * are wiped from the pool as it is handed out.
+ * are wiped from the pool as it is handed out. The generator is WebCrypto's, which every runtime
+ * has; the pool is filled on first use, never at module load (Workers forbid random values there).
  */
-import { randomFillSync } from 'node:crypto'
+import { encodeBase64url } from '#crypto'
+import type { Bytes } from './crypto.ts'
 
 const POOL_BYTES = 4096
-const pool = Buffer.allocUnsafeSlow(POOL_BYTES)
+const pool = new Uint8Array(POOL_BYTES)
 let offset = POOL_BYTES
 
-/** `size` (1 to 256) fresh random bytes in a buffer of their own. */
-export function pooledRandomBytes(size: number): Buffer {
+/** `size` (1 to 256) fresh random bytes of their own. */
+export function pooledRandomBytes(size: number): Bytes {
   if (!Number.isInteger(size) || size < 1 || size > 256) {
     throw new RangeError(`pooledRandomBytes: size must be an integer from 1 to 256, not ${size}`)
   }
   if (offset + size > POOL_BYTES) {
-    randomFillSync(pool)
+    globalThis.crypto.getRandomValues(pool)
     offset = 0
   }
-  const bytes = Buffer.allocUnsafe(size)
-  pool.copy(bytes, 0, offset, offset + size)
+  const bytes = pool.slice(offset, offset + size)
   pool.fill(0, offset, offset + size)
   offset += size
   return bytes
@@ -30,5 +31,5 @@ export function pooledRandomBytes(size: number): Buffer {
 
 /** An identifier of `size` random bytes, as unpadded base64url. */
 export function randomId(size: number): string {
-  return pooledRandomBytes(size).toString('base64url')
+  return encodeBase64url(pooledRandomBytes(size))
 }

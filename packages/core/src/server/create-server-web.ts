@@ -20,7 +20,7 @@ import { createServerOn, type ServerOptions } from './server.ts'
  * const app = createServer({ name: 'ops', version: '1.0.0' })
  * app.tool('status', { description: 'Overall status' }, () => 'healthy')
  * const mcp = createFetchHandler(app)
- * export default { fetch: (request: Request) => mcp(request) }
+ * export default { fetch: mcp }
  * ```
  */
 export function createServer(options: ServerOptions): McpServer {

@@ -25,4 +25,10 @@ export interface Exchange {
    * running; the client resumes with `Last-Event-ID` (SSE polling). Absent where it means nothing.
    */
   closeStream?(): void
+  /**
+   * Keeps the platform running this request's work until `work` settles, after the response is
+   * sent: a task's run, on a Worker (its `ctx.waitUntil`), where work the response leaves behind
+   * is otherwise cancelled. Absent where the process outlives its responses.
+   */
+  waitUntil?(work: Promise<unknown>): void
 }

@@ -3,8 +3,9 @@
  * Opaque list cursors. A cursor names an offset and carries a check digest, so a forged or
  * stale-format cursor is -32602 (never a crash, never a silently wrong page).
  */
+
+import { sha256Base64url } from '#crypto'
 import { TesseraError } from '../errors.ts'
-import { sha256Base64url } from '../security/sha256.ts'
 
 export interface Page<T> {
   items: T[]

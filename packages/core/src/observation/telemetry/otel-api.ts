@@ -6,12 +6,13 @@
  * through its own import of the package is the one seen here. Until that symbol exists every call
  * of the API is a no-op, so the package is not loaded before then: a server without an SDK starts
  * without it (loading it is a tenth of the startup), and one whose SDK registers later loads it
- * on the first request after that, synchronously.
+ * on the first request after that, synchronously (`#otel-loader`: by `require` where there is one;
+ * a Worker, which has none, traces through its platform instead).
  *
  * The types below are the part of the API Tessera calls, written out here so that no declaration
  * file of `@tessera/core` names the optional package: a project without it type-checks.
  */
-import { createRequire } from 'node:module'
+import { loadOtelApi } from '#otel-loader'
 
 export type Attributes = Record<string, string | number | boolean | undefined>
 
@@ -102,10 +103,6 @@ let loaded: OtelApi | undefined | null = null
 export function otelApi(): OtelApi | undefined {
   if (loaded !== null) return loaded
   if ((globalThis as Record<symbol, unknown>)[REGISTRATIONS] === undefined) return undefined
-  try {
-    loaded = createRequire(import.meta.url)('@opentelemetry/api') as OtelApi
-  } catch {
-    loaded = undefined
-  }
+  loaded = loadOtelApi()
   return loaded
 }

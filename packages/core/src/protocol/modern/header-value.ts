@@ -28,9 +28,11 @@ export function decodeHeaderValue(raw: string): DecodedHeaderValue {
   if (!raw.startsWith(SENTINEL_PREFIX) || !raw.endsWith(SENTINEL_SUFFIX)) return { ok: true, value: raw }
   const encoded = raw.slice(SENTINEL_PREFIX.length, raw.length - SENTINEL_SUFFIX.length)
   if (!BASE64.test(encoded)) return { ok: false, reason: 'is not valid Base64' }
-  const bytes = Buffer.from(encoded, 'base64')
+  const binary = atob(encoded)
   // Spare low bits in the last symbol would let two spellings decode to one value.
-  if (bytes.toString('base64') !== encoded) return { ok: false, reason: 'is not canonical Base64' }
+  if (btoa(binary) !== encoded) return { ok: false, reason: 'is not canonical Base64' }
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
   try {
     return { ok: true, value: utf8.decode(bytes) }
   } catch {
@@ -46,7 +48,8 @@ export function encodeHeaderValue(value: string): string {
   return `${SENTINEL_PREFIX}${base64OfUtf8(value)}${SENTINEL_SUFFIX}`
 }
 
-// TextEncoder and btoa rather than Buffer: clients in a browser (the development console) encode too.
+// TextEncoder, atob and btoa rather than Buffer: every platform has them, and clients in a browser
+// (the development console) encode too.
 function base64OfUtf8(value: string): string {
   let binary = ''
   for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte)

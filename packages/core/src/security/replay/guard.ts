@@ -8,6 +8,7 @@
  */
 import { TesseraError } from '../../errors.ts'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
+import { backgroundTimeout } from '../../timers.ts'
 import { type Lease as KeptLease, keepLease } from './lease.ts'
 import type { ClaimConditions, ClaimResult, ReplayStore } from './replay-store.ts'
 import { claimDeadline, SingleUseStoreError, toStoreError, withStoreTimeout } from './replay-store.ts'
@@ -378,5 +379,5 @@ function failureText(error: unknown): string {
 }
 
 function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+  return new Promise((resolve) => backgroundTimeout(resolve, ms))
 }

@@ -4,6 +4,7 @@
  * renewal is refused or none succeeds before the lease runs out (another process may then hold
  * it). The single-use guard keeps its claim this way, and a task its execution.
  */
+import { backgroundTimeout } from '../../timers.ts'
 
 export interface LeaseKeeperOptions {
   leaseMs: number
@@ -44,8 +45,7 @@ export function keepLease(options: LeaseKeeperOptions): Lease {
   const armDeadline = (from: number): void => {
     clearTimeout(deadline)
     const remaining = from + leaseMs - Date.now()
-    deadline = setTimeout(() => loseLease('no renewal succeeded before the lease ran out'), remaining)
-    deadline.unref()
+    deadline = backgroundTimeout(() => loseLease('no renewal succeeded before the lease ran out'), remaining)
   }
 
   const renew = async (): Promise<void> => {
@@ -61,12 +61,11 @@ export function keepLease(options: LeaseKeeperOptions): Lease {
   }
 
   const schedule = (): void => {
-    renewTimer = setTimeout(() => {
+    renewTimer = backgroundTimeout(() => {
       inflight = renew().then(() => {
         if (!stopped && lost === undefined) schedule()
       })
     }, renewEveryMs)
-    renewTimer.unref()
   }
 
   armDeadline(options.sentAt)

@@ -7,6 +7,7 @@
  */
 
 import { TesseraError } from '../../errors.ts'
+import { backgroundTimeout } from '../../timers.ts'
 import { randomId } from '../random.ts'
 
 /**
@@ -125,8 +126,10 @@ function settleWithin<T>(
   failure: (error: unknown) => unknown,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(failure(new Error(`${operation} timed out after ${ms} ms`))), ms)
-    timer.unref()
+    const timer = backgroundTimeout(
+      () => reject(failure(new Error(`${operation} timed out after ${ms} ms`))),
+      ms,
+    )
     promise.then(
       (value) => {
         clearTimeout(timer)

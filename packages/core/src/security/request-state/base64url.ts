@@ -1,19 +1,16 @@
 /**
  * @module base64url
- * Strict base64url (RFC 4648 §5, unpadded) for requestState tokens. Each byte string has exactly
- * one accepted spelling: padding, `+`/`/`, whitespace and spare low bits in the last symbol are
+ * Strict base64url decoding (RFC 4648 §5, unpadded) for requestState tokens; the platform's
+ * `#crypto` encodes. Each byte string has exactly one accepted spelling: padding, `+`/`/`, whitespace and spare low bits in the last symbol are
  * refused, so a single-use record or a cache keyed on token text cannot be bypassed by re-spelling
  * (a lenient decoder such as `atob` ignores those spare bits, so several strings decode alike).
  */
 
+import type { Bytes } from '../crypto.ts'
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 const SYMBOL_VALUES = new Int8Array(128).fill(-1)
 for (let i = 0; i < ALPHABET.length; i++) SYMBOL_VALUES[ALPHABET.charCodeAt(i)] = i
-
-/** Encodes bytes as unpadded base64url (Node's encoder is already canonical). */
-export function encodeBase64url(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url')
-}
 
 /**
  * Decodes `text.slice(start, end)` as canonical unpadded base64url, or returns undefined.
@@ -23,15 +20,15 @@ export function encodeBase64url(bytes: Uint8Array): string {
  * ```ts
  * import { decodeBase64url } from './base64url.ts'
  *
- * decodeBase64url('AQI') // <Buffer 01 02>
+ * decodeBase64url('AQI') // Uint8Array [1, 2]
  * decodeBase64url('AQJ') // undefined: a spare bit is set
  * ```
  */
-export function decodeBase64url(text: string, start = 0, end = text.length): Buffer | undefined {
+export function decodeBase64url(text: string, start = 0, end = text.length): Bytes | undefined {
   const length = end - start
   const tail = length & 3
   if (tail === 1 || start < 0 || length < 0 || end > text.length) return undefined
-  const out = Buffer.allocUnsafe((length * 3) >> 2)
+  const out = new Uint8Array((length * 3) >> 2)
   const fullEnd = end - tail
   let o = 0
   for (let i = start; i < fullEnd; i += 4) {
@@ -44,7 +41,7 @@ export function decodeBase64url(text: string, start = 0, end = text.length): Buf
   return decodeTail(text, fullEnd, tail, out, o)
 }
 
-function decodeTail(text: string, at: number, tail: number, out: Buffer, o: number): Buffer | undefined {
+function decodeTail(text: string, at: number, tail: number, out: Bytes, o: number): Bytes | undefined {
   if (tail === 0) return out
   const a = sym(text, at)
   const b = sym(text, at + 1)

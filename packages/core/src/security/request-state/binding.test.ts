@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   type AuthInfo,
   type BindingInput,
@@ -186,9 +186,12 @@ describe('digestArguments', () => {
 
 describe('binding through the codec', () => {
   const codec = createRequestStateCodec({ keys: [{ id: 'k1', secret: 'k'.repeat(32) }] })
-  const token = codec.mint({ step: 1 }, bindingOf(call()))
+  let token: string
+  beforeAll(async () => {
+    token = await codec.mint({ step: 1 }, bindingOf(call()))
+  })
 
-  it('opensARetryOfTheSameCall', () => {
+  it('opensARetryOfTheSameCall', async () => {
     const retry = call({
       params: {
         arguments: { to: { tags: ['a', 'b'], release: 41 }, service: 'api' },
@@ -199,10 +202,10 @@ describe('binding through the codec', () => {
       },
       auth: { ...alice, token: 'refreshed' },
     })
-    expect(codec.open(token, bindingOf(retry))).toMatchObject({ ok: true, payload: { step: 1 } })
+    expect(await codec.open(token, bindingOf(retry))).toMatchObject({ ok: true, payload: { step: 1 } })
   })
 
-  it('rejectsAStateEchoedOnAnotherCallPrincipalOrServer', () => {
+  it('rejectsAStateEchoedOnAnotherCallPrincipalOrServer', async () => {
     const others = [
       call({ params: { name: 'deploy', arguments: call().params!['arguments'] } }),
       withArgs({ service: 'web', to: { release: 41, tags: ['a', 'b'] } }),
@@ -212,23 +215,23 @@ describe('binding through the codec', () => {
       call({ audience: 'https://billing.example/mcp' }),
     ]
     for (const other of others) {
-      expect(codec.open(token, bindingOf(other)), JSON.stringify(other)).toEqual({
+      expect(await codec.open(token, bindingOf(other)), JSON.stringify(other)).toEqual({
         ok: false,
         reason: 'binding',
       })
     }
   })
 
-  it('rejectsAnObjectWithNumericKeysAfterAnArray', () => {
-    const asList = codec.mint(1, bindingOf(withArgs(['zero', 'one'])))
-    expect(codec.open(asList, bindingOf(withArgs({ '1': 'one', '0': 'zero' })))).toEqual({
+  it('rejectsAnObjectWithNumericKeysAfterAnArray', async () => {
+    const asList = await codec.mint(1, bindingOf(withArgs(['zero', 'one'])))
+    expect(await codec.open(asList, bindingOf(withArgs({ '1': 'one', '0': 'zero' })))).toEqual({
       ok: false,
       reason: 'binding',
     })
   })
 
-  it('rejectsAPrincipalStateOpenedAnonymously', () => {
-    const anonymous = codec.mint(1, bindingOf(call({ auth: undefined })))
-    expect(codec.open(anonymous, bindingOf(call()))).toEqual({ ok: false, reason: 'binding' })
+  it('rejectsAPrincipalStateOpenedAnonymously', async () => {
+    const anonymous = await codec.mint(1, bindingOf(call({ auth: undefined })))
+    expect(await codec.open(anonymous, bindingOf(call()))).toEqual({ ok: false, reason: 'binding' })
   })
 })

@@ -7,8 +7,8 @@
  * enter it, so honest retries keep binding alike.
  */
 
+import { sha256Base64url } from '#crypto'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
-import { sha256Base64url } from '../sha256.ts'
 import { canonicalJson } from './canonical-json.ts'
 
 /** Who is calling, as the transport's authenticator established it. */

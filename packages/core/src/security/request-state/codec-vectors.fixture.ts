@@ -45,7 +45,7 @@ function changed(token: string, index: number): string {
 }
 
 /** Seals and signs the vectors with this implementation; run once, and whenever the format changes on purpose. */
-export function makeStateVectors(): StateVectors {
+export async function makeStateVectors(): Promise<StateVectors> {
   const minted = (mode: StateMode, keys: readonly StateKey[]) =>
     createRequestStateCodec({ keys, mode, ttlSeconds: TTL_SECONDS, clock: () => ISSUED_AT }).mint(
       PAYLOAD,
@@ -54,8 +54,8 @@ export function makeStateVectors(): StateVectors {
   const opening = ISSUED_AT + 1_000
   const vectors: StateVector[] = []
   for (const mode of ['sealed', 'signed'] as const) {
-    const token = minted(mode, KEYS)
-    const byOldKey = minted(mode, [KEYS[1]!])
+    const token = await minted(mode, KEYS)
+    const byOldKey = await minted(mode, [KEYS[1]!])
     const accepted = { mode, binding: BINDING, at: opening }
     vectors.push(
       { name: `${mode}: opens`, token, ...accepted, payload: PAYLOAD },
@@ -113,7 +113,7 @@ export function makeStateVectors(): StateVectors {
 }
 
 /** What this runtime's codec makes of each vector: the names of those it gets wrong, with what it got. */
-export function checkStateVectors(vectors: StateVectors): string[] {
+export async function checkStateVectors(vectors: StateVectors): Promise<string[]> {
   const wrong: string[] = []
   for (const vector of vectors.vectors) {
     const codec = createRequestStateCodec({
@@ -122,7 +122,7 @@ export function checkStateVectors(vectors: StateVectors): string[] {
       ttlSeconds: vectors.ttlSeconds,
       clock: () => vector.at,
     })
-    const opened = codec.open(vector.token, vector.binding)
+    const opened = await codec.open(vector.token, vector.binding)
     const got = opened.ok ? JSON.stringify(opened.payload) : `refused: ${opened.reason}`
     const expected =
       vector.refused === undefined ? JSON.stringify(vector.payload) : `refused: ${vector.refused}`

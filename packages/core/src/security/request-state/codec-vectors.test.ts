@@ -7,16 +7,16 @@ const committed = JSON.parse(
 ) as StateVectors
 
 describe('requestState test vectors', () => {
-  it('opensEveryAcceptedVectorAndRefusesEveryOtherForItsReason', () => {
+  it('opensEveryAcceptedVectorAndRefusesEveryOtherForItsReason', async () => {
     expect(committed.vectors.filter((v) => v.refused === undefined).length).toBe(4)
     expect(new Set(committed.vectors.map((v) => v.refused)).size).toBe(6)
-    expect(checkStateVectors(committed)).toEqual([])
+    expect(await checkStateVectors(committed)).toEqual([])
   })
 
-  it('namesAVectorWhoseExpectationDoesNotHold', () => {
+  it('namesAVectorWhoseExpectationDoesNotHold', async () => {
     const [first, ...rest] = committed.vectors
     const misdescribed = { ...committed, vectors: [{ ...first!, payload: { other: true } }, ...rest] }
-    expect(checkStateVectors(misdescribed)).toEqual([
+    expect(await checkStateVectors(misdescribed)).toEqual([
       expect.stringMatching(/^sealed: opens: expected \{"other":true\}, got \{"m":/),
     ])
   })

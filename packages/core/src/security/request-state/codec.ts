@@ -12,12 +12,16 @@
  * HMAC of the nonce and the caller's binding string under a dedicated key: the binding is thus
  * covered by the AEAD or MAC yet never on the wire, and a mismatch can be told apart from a
  * forgery ('binding' vs 'mac') once the token has been authenticated.
+ *
+ * Minting and opening are asynchronous: WebCrypto answers with promises. On Node the platform's
+ * `node:crypto` answers at once and only the final promise remains.
  */
 
-import { createCipheriv, createDecipheriv, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto'
+import * as platformCrypto from '#crypto'
+import { BIND_TAG_BYTES, GCM_TAG_BYTES, type PlatformCrypto, type StateKeys } from '../crypto.ts'
 import { pooledRandomBytes } from '../random.ts'
-import { decodeBase64url, encodeBase64url } from './base64url.ts'
-import { createKeyRing, type DerivedKey, isValidKeyId, type StateKey } from './key-ring.ts'
+import { decodeBase64url } from './base64url.ts'
+import { createKeyRing, isValidKeyId, type StateKey } from './key-ring.ts'
 
 /**
  * How a requestState is protected: `sealed` encrypts it, so the client cannot read what a handler
@@ -49,9 +53,13 @@ export type OpenedState<T = unknown> =
 export interface RequestStateCodec {
   readonly ttlSeconds: number
   readonly mode: StateMode
-  /** payload: any JSON value; binding: an opaque string (see binding.ts) covered by the MAC/AEAD but never put on the wire. */
-  mint(payload: unknown, binding: string): string
-  open<T = unknown>(token: string, binding: string): OpenedState<T>
+  /**
+   * payload: any JSON value; binding: an opaque string (see binding.ts) covered by the MAC/AEAD but
+   * never put on the wire. Rejects with a TypeError or RangeError on a bad payload or binding.
+   */
+  mint(payload: unknown, binding: string): Promise<string>
+  /** Never rejects on a token: every defect is a refusal. */
+  open<T = unknown>(token: string, binding: string): Promise<OpenedState<T>>
 }
 
 interface Claims {
@@ -65,18 +73,20 @@ interface Claims {
 /** How one mode puts authenticated claims on the wire and takes them back. */
 interface TokenFormat {
   readonly prefix: string
-  seal(key: DerivedKey, header: string, claims: string): string
+  seal(crypto: PlatformCrypto, keys: StateKeys, header: string, claims: string): Promise<string>
   /** `token.slice(0, bodyStart)` is the header `<prefix><keyId>.`; returns the claims bytes or a refusal. */
-  unseal(key: DerivedKey, token: string, bodyStart: number): Buffer | StateRefusal
+  unseal(
+    crypto: PlatformCrypto,
+    keys: StateKeys,
+    token: string,
+    bodyStart: number,
+  ): Promise<Uint8Array | StateRefusal>
 }
 
 const IV_BYTES = 12
-const GCM_TAG_BYTES = 16
 const MAC_BYTES = 32
 const NONCE_BYTES = 16
 const NONCE_CHARS = 22
-const BIND_TAG_BYTES = 16
-const GCM = 'aes-256-gcm'
 // Shared frozen refusals: opening a bad token allocates nothing for its answer.
 const REFUSED: { readonly [R in StateRefusal]: { ok: false; reason: R } } = {
   malformed: refusal('malformed'),
@@ -100,26 +110,34 @@ function refusal<R extends StateRefusal>(reason: R): { ok: false; reason: R } {
  *
  * const codec = createRequestStateCodec({ keys: [generateStateKey('k1')] })
  * const binding = 'the call this state belongs to'
- * const token = codec.mint({ step: 2 }, binding)
- * const opened = codec.open<{ step: number }>(token, binding) // { ok: true, payload: { step: 2 }, … }
+ * const token = await codec.mint({ step: 2 }, binding)
+ * const opened = await codec.open<{ step: number }>(token, binding) // { ok: true, payload: { step: 2 }, … }
  * ```
  */
 export function createRequestStateCodec(options: RequestStateCodecOptions): RequestStateCodec {
-  const ring = createKeyRing(options.keys)
+  return createCodecOn(platformCrypto, options)
+}
+
+/**
+ * A codec over the given implementation of the state cryptography: the platform's is
+ * {@link createRequestStateCodec}; tests pair the two to check that each opens the other's states.
+ */
+export function createCodecOn(crypto: PlatformCrypto, options: RequestStateCodecOptions): RequestStateCodec {
+  const ring = createKeyRing(options.keys, crypto.deriveStateKeys)
   const { mode, format, ttlSeconds, maxTokenLength, skewMs, clock } = resolveCodecSettings(options)
   // The header is both the token's start and its authenticated prefix (AAD or MAC input).
   const mintHeader = `${format.prefix}${ring.primary.id}.`
 
-  function mint(payload: unknown, binding: string): string {
+  async function mint(payload: unknown, binding: string): Promise<string> {
     assertBinding(binding)
     assertPayload(payload)
-    const key = ring.primary
     const iat = Math.floor(clock())
     if (!Number.isSafeInteger(iat)) throw new TypeError('clock must return epoch milliseconds')
-    const nonce = encodeBase64url(pooledRandomBytes(NONCE_BYTES))
-    const bind = encodeBase64url(bindTag(key.bindKey, nonce, binding))
+    const keys = await ring.primary.keys()
+    const nonce = crypto.encodeBase64url(pooledRandomBytes(NONCE_BYTES))
+    const bind = crypto.encodeBase64url(await crypto.bindTag(keys, nonce, binding))
     const claims = JSON.stringify({ iat, exp: iat + ttlSeconds * 1000, nonce, bind, payload })
-    const token = format.seal(key, mintHeader, claims)
+    const token = await format.seal(crypto, keys, mintHeader, claims)
     if (token.length > maxTokenLength) {
       throw new RangeError(
         `requestState of ${token.length} characters exceeds maxTokenLength ${maxTokenLength}`,
@@ -128,7 +146,7 @@ export function createRequestStateCodec(options: RequestStateCodecOptions): Requ
     return token
   }
 
-  function open<T>(token: string, binding: string): OpenedState<T> {
+  async function open<T>(token: string, binding: string): Promise<OpenedState<T>> {
     assertBinding(binding)
     if (typeof token !== 'string' || token.length > maxTokenLength || !token.startsWith(format.prefix)) {
       return REFUSED.malformed
@@ -138,47 +156,35 @@ export function createRequestStateCodec(options: RequestStateCodecOptions): Requ
     if (bodyStart === 0 || !isValidKeyId(keyId)) return REFUSED.malformed
     const key = ring.find(keyId)
     if (key === undefined) return REFUSED['unknown-key']
-    const bytes = format.unseal(key, token, bodyStart)
+    const keys = await key.keys()
+    const bytes = await format.unseal(crypto, keys, token, bodyStart)
     if (typeof bytes === 'string') return REFUSED[bytes]
     const claims = parseClaims(bytes)
     if (claims === undefined) return REFUSED.malformed
-    return checkClaims<T>(key, claims, binding, clock(), skewMs)
+    const carried = decodeBase64url(claims.bind)
+    if (carried === undefined || carried.length !== BIND_TAG_BYTES) return REFUSED.malformed
+    if (!crypto.sameBytes(carried, await crypto.bindTag(keys, claims.nonce, binding))) return REFUSED.binding
+    return checkTimes<T>(keyId, claims, clock(), skewMs)
   }
 
   return Object.freeze({ ttlSeconds, mode, mint, open })
 }
 
-function checkClaims<T>(
-  key: DerivedKey,
-  claims: Claims,
-  binding: string,
-  now: number,
-  skewMs: number,
-): OpenedState<T> {
-  const carried = decodeBase64url(claims.bind)
-  if (carried === undefined || carried.length !== BIND_TAG_BYTES) return REFUSED.malformed
-  if (!timingSafeEqual(carried, bindTag(key.bindKey, claims.nonce, binding))) return REFUSED.binding
+function checkTimes<T>(keyId: string, claims: Claims, now: number, skewMs: number): OpenedState<T> {
   if (now >= claims.exp) return REFUSED.expired
   if (claims.iat > now + skewMs) return REFUSED['not-yet-valid']
   const { iat, exp, nonce, payload } = claims
-  return { ok: true, payload: payload as T, keyId: key.id, issuedAt: iat, expiresAt: exp, nonce }
+  return { ok: true, payload: payload as T, keyId, issuedAt: iat, expiresAt: exp, nonce }
 }
 
-// The nonce has a fixed length and alphabet, so nonce ‖ binding splits one way only; UTF-16LE
-// encodes every JS string injectively (UTF-8 would merge lone surrogates into U+FFFD).
-function bindTag(bindKey: KeyObject, nonce: string, binding: string): Buffer {
-  return createHmac('sha256', bindKey)
-    .update(nonce, 'latin1')
-    .update(binding, 'utf16le')
-    .digest()
-    .subarray(0, BIND_TAG_BYTES)
-}
+const UTF8 = new TextDecoder()
+const UTF8_BYTES = new TextEncoder()
 
 // Only ever called on authenticated bytes, so a failure here means a bug or a leaked key, not a forgery.
-function parseClaims(bytes: Buffer): Claims | undefined {
+function parseClaims(bytes: Uint8Array): Claims | undefined {
   let value: unknown
   try {
-    value = JSON.parse(bytes.toString('utf8'))
+    value = JSON.parse(UTF8.decode(bytes))
   } catch {
     return undefined
   }
@@ -231,41 +237,34 @@ function formatFor(mode: StateMode): TokenFormat {
 
 const sealedFormat: TokenFormat = {
   prefix: 'tss1.',
-  seal(key, header, claims) {
+  async seal(crypto, keys, header, claims) {
     const iv = pooledRandomBytes(IV_BYTES)
-    const cipher = createCipheriv(GCM, key.sealKey, iv, { authTagLength: GCM_TAG_BYTES })
-    cipher.setAAD(Buffer.from(header, 'latin1'))
-    const body = Buffer.concat([iv, cipher.update(claims, 'utf8'), cipher.final(), cipher.getAuthTag()])
-    return header + encodeBase64url(body)
+    const sealed = await crypto.sealState(keys, iv, header, claims)
+    const body = new Uint8Array(IV_BYTES + sealed.length)
+    body.set(iv)
+    body.set(sealed, IV_BYTES)
+    return header + crypto.encodeBase64url(body)
   },
-  unseal(key, token, bodyStart) {
+  async unseal(crypto, keys, token, bodyStart) {
     const body = decodeBase64url(token, bodyStart)
     if (body === undefined || body.length <= IV_BYTES + GCM_TAG_BYTES) return 'malformed'
-    const tagStart = body.length - GCM_TAG_BYTES
-    const decipher = createDecipheriv(GCM, key.sealKey, body.subarray(0, IV_BYTES), {
-      authTagLength: GCM_TAG_BYTES,
-    })
-    decipher.setAAD(Buffer.from(token.slice(0, bodyStart), 'latin1'))
-    decipher.setAuthTag(body.subarray(tagStart))
-    const plain = decipher.update(body.subarray(IV_BYTES, tagStart))
-    try {
-      // GCM releases nothing until final() has checked the tag; `plain` is unused if it throws.
-      const rest = decipher.final()
-      return rest.length === 0 ? plain : Buffer.concat([plain, rest])
-    } catch {
-      return 'mac'
-    }
+    const plain = await crypto.unsealState(
+      keys,
+      body.subarray(0, IV_BYTES),
+      token.slice(0, bodyStart),
+      body.subarray(IV_BYTES),
+    )
+    return plain ?? 'mac'
   },
 }
 
 const signedFormat: TokenFormat = {
   prefix: 'tsh1.',
-  seal(key, header, claims) {
-    const signedPart = header + encodeBase64url(Buffer.from(claims, 'utf8'))
-    const mac = createHmac('sha256', key.macKey).update(signedPart, 'latin1').digest()
-    return `${signedPart}.${encodeBase64url(mac)}`
+  async seal(crypto, keys, header, claims) {
+    const signedPart = header + crypto.encodeBase64url(UTF8_BYTES.encode(claims))
+    return `${signedPart}.${crypto.encodeBase64url(await crypto.signState(keys, signedPart))}`
   },
-  unseal(key, token, bodyStart) {
+  async unseal(crypto, keys, token, bodyStart) {
     const macStart = token.indexOf('.', bodyStart) + 1
     if (macStart === 0) return 'malformed'
     // Decoding both parts first makes any second spelling 'malformed', whatever the MAC says.
@@ -274,10 +273,7 @@ const signedFormat: TokenFormat = {
     if (claims === undefined || claims.length === 0 || mac === undefined || mac.length !== MAC_BYTES) {
       return 'malformed'
     }
-    const expected = createHmac('sha256', key.macKey)
-      .update(token.slice(0, macStart - 1), 'latin1')
-      .digest()
-    return timingSafeEqual(expected, mac) ? claims : 'mac'
+    return (await crypto.verifyState(keys, token.slice(0, macStart - 1), mac)) ? claims : 'mac'
   },
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { deriveStateKeys } from '#crypto'
 import { unchecked } from '../../../../../test/helpers/unchecked.ts'
+import type { Bytes } from '../crypto.ts'
 import { createKeyRing, generateStateKey, isValidKeyId } from './key-ring.ts'
 
 const secret = 's'.repeat(32)
@@ -17,14 +19,20 @@ describe('createKeyRing', () => {
     expect(ring.find('__proto__')).toBeUndefined()
   })
 
-  it('derivesADistinctKeyPerPurpose', () => {
-    const { primary } = createKeyRing([{ id: 'k', secret }])
-    const exported = [primary.sealKey, primary.macKey, primary.bindKey].map((key) =>
-      key.export().toString('hex'),
-    )
-    expect(new Set(exported).size).toBe(3)
-    expect(exported.every((hex) => hex.length === 64)).toBe(true)
-    expect(exported).not.toContain(Buffer.from(secret).toString('hex'))
+  it('derivesEachKeyOnceOnFirstUseFromACopyOfItsSecret', () => {
+    const given = new Uint8Array(32).fill(7)
+    const seen: Uint8Array[] = []
+    const derive = (bytes: Bytes) => {
+      seen.push(bytes)
+      return deriveStateKeys(bytes)
+    }
+    const { primary } = createKeyRing([{ id: 'k', secret: given }], derive)
+    expect(seen).toHaveLength(0)
+    given.fill(0)
+    const first = primary.keys()
+    expect(primary.keys()).toBe(first)
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toEqual(new Uint8Array(32).fill(7))
   })
 
   it('countsTheUtf8BytesOfAStringSecret', () => {

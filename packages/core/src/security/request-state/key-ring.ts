@@ -2,11 +2,13 @@
  * @module key-ring
  * The ordered set of requestState keys: the first seals or signs, every key opens, so keys rotate
  * in rolled-out phases `[old,new]` → `[new,old]` → `[new]` (the last one TTL after the second).
- * Each secret is stretched once, at construction, into one key per purpose with HKDF-SHA256, so
- * the hot path never derives and no two purposes share key material.
+ * Each secret is stretched once, on its first use, into one key per purpose with HKDF-SHA256, so
+ * no two purposes share key material and the hot path never derives again. Not at construction:
+ * WebCrypto derives asynchronously, and a Worker builds its server where nothing asynchronous may run.
  */
 
-import { createSecretKey, hkdfSync, type KeyObject, randomBytes } from 'node:crypto'
+import { deriveStateKeys, encodeBase64url } from '#crypto'
+import type { Awaitable, Bytes, StateCrypto, StateKeys } from '../crypto.ts'
 
 /** A configured key. `id` travels in every token; `secret` is at least 32 bytes (a string counts its UTF-8 bytes). */
 export interface StateKey {
@@ -14,15 +16,11 @@ export interface StateKey {
   secret: string | Uint8Array
 }
 
-/** The per-purpose keys derived from one {@link StateKey}. */
+/** One configured key, checked, with the per-purpose keys derived from it on first use. */
 export interface DerivedKey {
   readonly id: string
-  /** AES-256-GCM key for sealed tokens. */
-  readonly sealKey: KeyObject
-  /** HMAC-SHA256 key for signed tokens. */
-  readonly macKey: KeyObject
-  /** HMAC-SHA256 key for the binding tag carried inside the protected claims. */
-  readonly bindKey: KeyObject
+  /** The sealing, MAC and binding-tag keys; derived once, then the same value every call. */
+  keys(): Awaitable<StateKeys>
 }
 
 export interface KeyRing {
@@ -35,11 +33,6 @@ export interface KeyRing {
 
 export const MIN_SECRET_BYTES = 32
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/
-// A fixed salt separates these keys from anything else an operator derives from the same secret.
-const HKDF_SALT = Buffer.from('tessera/request-state/v1', 'utf8')
-const INFO_SEAL = Buffer.from('tessera request-state aes-256-gcm', 'utf8')
-const INFO_MAC = Buffer.from('tessera request-state hmac-sha256', 'utf8')
-const INFO_BIND = Buffer.from('tessera request-state binding-tag', 'utf8')
 
 /** True for a well-formed key id: 1 to 32 characters of `[A-Za-z0-9_-]`, so it never holds the token's `.` separator. */
 export function isValidKeyId(id: string): boolean {
@@ -47,7 +40,7 @@ export function isValidKeyId(id: string): boolean {
 }
 
 /**
- * Validates the keys and derives their working keys once. Throws TypeError for wrong types and
+ * Validates the keys; each derives its working keys with `derive` (this platform's) on first use. Throws TypeError for wrong types and
  * RangeError for an empty ring, a malformed or duplicate id, or a secret under 32 bytes.
  * @example
  * ```ts
@@ -57,12 +50,15 @@ export function isValidKeyId(id: string): boolean {
  * ring.primary.id // '2026-08': the first key seals, every key opens
  * ```
  */
-export function createKeyRing(keys: readonly StateKey[]): KeyRing {
+export function createKeyRing(
+  keys: readonly StateKey[],
+  derive: StateCrypto['deriveStateKeys'] = deriveStateKeys,
+): KeyRing {
   if (!Array.isArray(keys)) throw new TypeError('requestState keys must be an array')
   if (keys.length === 0) throw new RangeError('requestState keys must hold at least one key')
   const byId = new Map<string, DerivedKey>()
   for (const [index, key] of keys.entries()) {
-    const derived = deriveKey(key, index)
+    const derived = deriveKey(key, index, derive)
     if (byId.has(derived.id)) throw new RangeError(`requestState key id "${derived.id}" is configured twice`)
     byId.set(derived.id, derived)
   }
@@ -84,23 +80,24 @@ export function createKeyRing(keys: readonly StateKey[]): KeyRing {
  * ```
  */
 export function generateStateKey(id?: string): StateKey {
-  const keyId = id ?? `ephemeral-${randomBytes(9).toString('base64url')}`
+  const keyId = id ?? `ephemeral-${encodeBase64url(randomBytes(9))}`
   assertKeyId(keyId)
   return { id: keyId, secret: randomBytes(MIN_SECRET_BYTES) }
 }
 
-function deriveKey(key: StateKey, index: number): DerivedKey {
+function randomBytes(size: number): Uint8Array {
+  return globalThis.crypto.getRandomValues(new Uint8Array(size))
+}
+
+function deriveKey(key: StateKey, index: number, derive: StateCrypto['deriveStateKeys']): DerivedKey {
   if (typeof key !== 'object' || key === null) {
     throw new TypeError(`requestState keys[${index}] is ${describe(key)}; each key is { id, secret }`)
   }
   assertKeyId(key.id)
-  const secret = secretBytes(key)
-  return Object.freeze({
-    id: key.id,
-    sealKey: hkdfKey(secret, INFO_SEAL),
-    macKey: hkdfKey(secret, INFO_MAC),
-    bindKey: hkdfKey(secret, INFO_BIND),
-  })
+  // A copy: the caller's array may be reused or wiped before the first state is sealed.
+  const secret: Bytes = secretBytes(key).slice()
+  let derived: Awaitable<StateKeys> | undefined
+  return Object.freeze({ id: key.id, keys: () => (derived ??= derive(secret)) })
 }
 
 function assertKeyId(id: unknown): asserts id is string {
@@ -113,7 +110,7 @@ function assertKeyId(id: unknown): asserts id is string {
 
 function secretBytes(key: StateKey): Uint8Array {
   const { secret } = key
-  const bytes = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret
+  const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret
   if (!(bytes instanceof Uint8Array)) {
     const hint = secret === undefined || secret === null ? ' (is the variable that should hold it set?)' : ''
     throw new TypeError(
@@ -124,10 +121,6 @@ function secretBytes(key: StateKey): Uint8Array {
     throw new RangeError(`requestState key "${key.id}": secret must be at least ${MIN_SECRET_BYTES} bytes`)
   }
   return bytes
-}
-
-function hkdfKey(secret: Uint8Array, info: Buffer): KeyObject {
-  return createSecretKey(Buffer.from(hkdfSync('sha256', secret, HKDF_SALT, info, 32)))
 }
 
 /** Names what a value is without printing it: a secret must never reach an error message. */

@@ -7,6 +7,7 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcResponseIn } from '../../protocol/jsonrpc/message.ts'
 import { randomId } from '../../security/random.ts'
+import { backgroundTimeout } from '../../timers.ts'
 
 /** A request to the client got no usable answer: it timed out, was cancelled, or was refused. */
 export class ClientRequestError extends TesseraError {
@@ -53,11 +54,10 @@ export class OutboundRequests {
         done()
         reject(new ClientRequestError(`${method} was cancelled.`, 'cancelled'))
       }
-      const timer = setTimeout(() => {
+      const timer = backgroundTimeout(() => {
         done()
         reject(new ClientRequestError(`${method} got no answer in time.`, 'timeout'))
       }, options.timeoutMs)
-      timer.unref()
       if (options.signal.aborted) return onAbort()
       options.signal.addEventListener('abort', onAbort, { once: true })
       this.#pending.set(key, {

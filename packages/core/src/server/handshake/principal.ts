@@ -3,8 +3,9 @@
  * The identity a handshake-era session is bound to. A leaked session id must not be usable by
  * another principal, so every request's principal is compared with the one that opened it.
  */
+
+import { sha256Base64url } from '#crypto'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { sha256Base64url } from '../../security/sha256.ts'
 
 /**
  * The key of `auth`: issuer, client and subject (never the token, so a refresh keeps the session).

@@ -5,7 +5,7 @@
  * asks for input (written once, in the 2026-07-28 style) has its asks sent as real requests to
  * the client and is re-entered with the answers, up to the round limit.
  */
-import { randomUUID } from 'node:crypto'
+
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject, JsonRpcRequest } from '../../protocol/jsonrpc/message.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
@@ -180,7 +180,8 @@ async function askClient(
     ...own,
     _meta: { ...(own?._meta as JsonObject | undefined), [INPUT_KEY_META]: key },
   }
-  if (request.method === 'elicitation/create' && params.mode === 'url') params.elicitationId = randomUUID()
+  if (request.method === 'elicitation/create' && params.mode === 'url')
+    params.elicitationId = globalThis.crypto.randomUUID()
   try {
     return await session.askClient(request.method, params, exchange)
   } catch (error) {

@@ -154,7 +154,8 @@ function resume(call: MethodCall, task: TaskRecord): void {
   } catch {
     return void gone(services, task, `tool '${task.call.tool}' no longer accepts the task's arguments`)
   }
-  launchTask(services.tasks, task, toolTaskBody(services.logger, tool, args), call.exchange.auth)
+  const body = toolTaskBody(services.logger, tool, args)
+  launchTask(services.tasks, task, body, call.exchange.auth, call.exchange.waitUntil?.bind(call.exchange))
 }
 
 /** A task that cannot run again here ends failed, with the reason in the logs. */

@@ -115,6 +115,7 @@ function taskLaunch(
     runner: services.tasks,
     body: toolTaskBody(services.logger, tool, args),
     auth: call.exchange.auth,
+    waitUntil: call.exchange.waitUntil?.bind(call.exchange),
     record: (id, answers) =>
       services.tasks.service.newRecord({
         id,

@@ -6,12 +6,13 @@
  * ask into an `InputRequiredResult` with a freshly sealed state. A refused question is never asked
  * again: the call ends instead. A handler that swallows its ask is reported, never answered.
  */
+
+import { sha256Base64url } from '#crypto'
 import { TesseraError } from '../../errors.ts'
 import type { Observer } from '../../observation/observer.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { GuardOutcome } from '../../security/replay/guard.ts'
-import { sha256Base64url } from '../../security/sha256.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { Services } from '../services.ts'
 import {
@@ -57,38 +58,51 @@ export interface InputRequiredWire {
 
 /**
  * Not itself async, nor is `execute` for a call without a guard: a plain call's result passes
- * through no promise of theirs. What they throw before the handler runs reaches the caller's
- * `await` alike.
+ * through no promise of theirs. A call carrying a state waits for it to open. What they throw
+ * before the handler runs reaches the caller's `await` alike.
  */
 export function runInteractive<R>(call: InteractiveCall<R>): Promise<R | InputRequiredWire> {
+  const incoming = readInputResponses(call.params.inputResponses)
+  const token = call.params.requestState
+  if (token !== undefined) return resume(call, incoming, token)
+  if (incoming === undefined) return proceed(call, RoundState.empty(), undefined)
+  // Answers without a state can only be volunteered like arguments; a single-use target
+  // must never act on them, because there is no nonce to consume.
+  if (call.singleUse) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+  return proceed(call, new RoundState(incoming, undefined, undefined), undefined)
+}
+
+/** A later round: the state it carries is opened against this call's binding. */
+async function resume<R>(
+  call: InteractiveCall<R>,
+  incoming: ReturnType<typeof readInputResponses>,
+  token: unknown,
+): Promise<R | InputRequiredWire> {
   const { services, method, params } = call
-  const incoming = readInputResponses(params.inputResponses)
-  const token = params.requestState
-  let binding: string | undefined
-  let round = RoundState.empty()
-  if (token !== undefined) {
-    binding = services.state.bind(method, params, call.init.exchange.auth)
-    const opened = services.state.open<{ m?: RoundPayload }>(token, binding, method)
-    const payload = opened.payload?.m
-    if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
-    round = new RoundState(incoming, payload, opened.nonce)
-    if (services.observer.wants('round-answered')) {
-      services.observer.announce({
-        step: 'round-answered',
-        nonce: opened.nonce,
-        expiresAt: opened.expiresAt,
-        round: payload.r,
-        questions: payload.q.map(([key]) => key),
-        answers: incoming,
-        link: payload.s,
-      })
-    }
-  } else if (incoming !== undefined) {
-    // Answers without a state can only be volunteered like arguments; a single-use target
-    // must never act on them, because there is no nonce to consume.
-    if (call.singleUse) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
-    round = new RoundState(incoming, undefined, undefined)
+  const binding = services.state.bind(method, params, call.init.exchange.auth)
+  const opened = await services.state.open<{ m?: RoundPayload }>(token, binding, method)
+  const payload = opened.payload?.m
+  if (!isRoundPayload(payload)) throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
+  const round = new RoundState(incoming, payload, opened.nonce)
+  if (services.observer.wants('round-answered')) {
+    services.observer.announce({
+      step: 'round-answered',
+      nonce: opened.nonce,
+      expiresAt: opened.expiresAt,
+      round: payload.r,
+      questions: payload.q.map(([key]) => key),
+      answers: incoming,
+      link: payload.s,
+    })
   }
+  return proceed(call, round, binding)
+}
+
+function proceed<R>(
+  call: InteractiveCall<R>,
+  round: RoundState,
+  binding: string | undefined,
+): Promise<R | InputRequiredWire> {
   const key = call.singleUse && round.nonce !== undefined ? idempotencyKeyOf(round.nonce) : undefined
   const starter = call.task?.start === 'handler' ? handlerStart(call.task, round, key) : undefined
   // Most calls neither start a task in the handler nor answer a single-use round: no copy for them.
@@ -226,16 +240,22 @@ async function ask<R>(
   if (call.singleUse) payload.e = await call.services.guard.epoch()
   const wire: InputRequiredWire = {
     resultType: 'input_required',
-    requestState: call.services.state.mint({ m: payload }, binding),
+    requestState: await call.services.state.mint({ m: payload }, binding),
   }
   if (keys.length > 0) wire.inputRequests = { ...signal.requests }
-  if (call.services.observer.wants('asked')) announceAsked(call.services, wire.requestState, binding, payload)
+  if (call.services.observer.wants('asked'))
+    await announceAsked(call.services, wire.requestState, binding, payload)
   return wire
 }
 
 /** The state an ask just sealed, opened again on the server's side for the observer. */
-function announceAsked(services: RoundServices, token: string, binding: string, payload: RoundPayload): void {
-  const sealed = services.state.peek(token, binding)
+async function announceAsked(
+  services: RoundServices,
+  token: string,
+  binding: string,
+  payload: RoundPayload,
+): Promise<void> {
+  const sealed = await services.state.peek(token, binding)
   if (sealed === undefined) return
   services.observer.announce({
     step: 'asked',

@@ -7,10 +7,10 @@
  * reordered handler still finds each answer under its own key.
  */
 
+import { sha256Base64url } from '#crypto'
 import type { CarriedSpan } from '../../observation/carried-span.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
-import { sha256Base64url } from '../../security/sha256.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
 

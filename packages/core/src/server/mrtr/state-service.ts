@@ -121,18 +121,22 @@ export class StateService {
     return result.binding
   }
 
-  mint(payload: unknown, binding: string): string {
+  mint(payload: unknown, binding: string): Promise<string> {
     this.#metrics.minted++
     return this.#observer.phase('requestState seal', () => this.#codec.mint(payload, binding))
   }
 
   /** Opens a state or throws the one fixed -32602; the reason goes to logs and metrics only. */
-  open<T>(token: unknown, binding: string, method: string): Extract<OpenedState<T>, { ok: true }> {
+  async open<T>(
+    token: unknown,
+    binding: string,
+    method: string,
+  ): Promise<Extract<OpenedState<T>, { ok: true }>> {
     if (typeof token !== 'string') {
       this.refuse('malformed', method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
     }
-    const opened = this.#observer.phase('requestState open', () => this.#codec.open<T>(token, binding))
+    const opened = await this.#observer.phase('requestState open', () => this.#codec.open<T>(token, binding))
     if (!opened.ok) {
       this.refuse(opened.reason, method)
       throw new TesseraError('TESSERA_INVALID_STATE', INVALID_STATE_MESSAGE)
@@ -160,8 +164,11 @@ export class StateService {
    * What a state this server minted says, for the development console only: opened without
    * counting, and undefined when it does not open.
    */
-  peek(token: string, binding: string): Extract<OpenedState<unknown>, { ok: true }> | undefined {
-    const opened = this.#codec.open(token, binding)
+  async peek(
+    token: string,
+    binding: string,
+  ): Promise<Extract<OpenedState<unknown>, { ok: true }> | undefined> {
+    const opened = await this.#codec.open(token, binding)
     return opened.ok ? opened : undefined
   }
 }

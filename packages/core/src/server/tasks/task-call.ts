@@ -29,6 +29,8 @@ export interface TaskLaunch {
   runner: TaskRunner
   body: TaskBody
   auth: AuthInfo | undefined
+  /** The request's `waitUntil`, which keeps the run going after the response (a Worker's). */
+  waitUntil: Exchange['waitUntil']
   /** A new task record for this call, carrying `answers`, with the id `id`. */
   record(id: string, answers: RecordedAnswer[]): TaskRecord
 }
@@ -49,7 +51,7 @@ export async function beginTask(
   const service = launch.runner.service
   const task = keyed(launch.record(service.newId(round.nonce), round.carried()), idempotencyKey)
   if (!(await stored(service, task))) return undefined
-  launchTask(launch.runner, task, launch.body, launch.auth)
+  launchTask(launch.runner, task, launch.body, launch.auth, launch.waitUntil)
   return createTaskResult(task)
 }
 
@@ -98,7 +100,7 @@ export function handlerStart(
   })
   const adopt = (running: Promise<unknown>) => {
     const { task, control } = started!
-    adoptTask(launch.runner, task, running as Promise<never>, round, control, launch.body)
+    adoptTask(launch.runner, task, running as Promise<never>, round, control, launch.body, launch.waitUntil)
     return createTaskResult(task)
   }
   return {

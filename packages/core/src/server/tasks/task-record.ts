@@ -134,7 +134,23 @@ export function detailedTask(task: TaskRecord): JsonObject {
  */
 export function recordBytes(task: TaskRecord): number {
   const { result: _, ...rest } = task
-  return Buffer.byteLength(JSON.stringify(rest))
+  return utf8ByteLength(JSON.stringify(rest))
+}
+
+/** How many bytes `text` takes in UTF-8 (a lone surrogate as the three of U+FFFD), without encoding it. */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit < 0x80) continue
+    if (unit < 0x800) bytes += 1
+    else if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, four bytes.
+      bytes += 2
+      i++
+    } else bytes += 2
+  }
+  return bytes
 }
 
 export function isTerminal(task: TaskRecord): boolean {

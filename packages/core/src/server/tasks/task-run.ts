@@ -68,6 +68,7 @@ export function launchTask(
   task: TaskRecord,
   body: TaskBody,
   auth: AuthInfo | undefined,
+  waitUntil?: Exchange['waitUntil'],
 ): void {
   const control = taskControl(runner.service, task, auth)
   const round = new RoundState(undefined, { r: task.call.round, q: [], g: task.call.answers }, undefined)
@@ -88,7 +89,7 @@ export function launchTask(
   if (task.call.idempotencyKey !== undefined) init.idempotencyKey = task.call.idempotencyKey
   const ctx = new RequestContext(init, round)
   const running = Promise.resolve().then(() => body.run(ctx))
-  void follow(runner, task, running, round, control, body)
+  keepRunning(follow(runner, task, running, round, control, body), waitUntil)
 }
 
 /** Takes over a handler already running in a request that has just become `task`. */
@@ -99,8 +100,15 @@ export function adoptTask(
   round: RoundState,
   control: TaskControl,
   body: TaskBody,
+  waitUntil?: Exchange['waitUntil'],
 ): void {
-  void follow(runner, task, running, round, control, body)
+  keepRunning(follow(runner, task, running, round, control, body), waitUntil)
+}
+
+/** A run goes on after the response that started it; where the platform would cancel it, it is kept. */
+function keepRunning(run: Promise<void>, waitUntil: Exchange['waitUntil']): void {
+  if (waitUntil === undefined) void run
+  else waitUntil(run)
 }
 
 type RunEnd =

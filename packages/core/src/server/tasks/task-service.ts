@@ -7,6 +7,8 @@
  * key, or ended with an outcome that says it is unknown): a dead worker's task never stays
  * `working`, and the late worker, should it wake, can no longer write.
  */
+
+import { sha256Base64url } from '#crypto'
 import { TesseraError } from '../../errors.ts'
 import type { Logger } from '../../observation/logger.ts'
 import type { Observer } from '../../observation/observer.ts'
@@ -14,7 +16,6 @@ import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { randomId } from '../../security/random.ts'
 import { newFence, withTimeout } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
-import { sha256Base64url } from '../../security/sha256.ts'
 import { principalKey } from '../handshake/principal.ts'
 import type { NotificationBus } from '../notification-bus.ts'
 import {
@@ -24,6 +25,7 @@ import {
   recordBytes,
   type TaskCall,
   type TaskRecord,
+  utf8ByteLength,
   withoutInputs,
 } from './task-record.ts'
 import type { TaskStore } from './task-store.ts'
@@ -277,7 +279,7 @@ export class TaskService {
       })
     }
     const wire = detailedTask(task)
-    const small = Buffer.byteLength(JSON.stringify(wire)) <= INLINE_TASK_BYTES
+    const small = utf8ByteLength(JSON.stringify(wire)) <= INLINE_TASK_BYTES
     this.#bus.publish({
       type: 'task-changed',
       taskId: task.id,

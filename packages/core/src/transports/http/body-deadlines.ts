@@ -5,6 +5,7 @@
  * bodies in flight are kept in insertion order and a single interval expires the overdue ones.
  * The interval stops on the first tick that finds nothing pending.
  */
+import { backgroundInterval } from '../../timers.ts'
 
 interface Pending {
   readonly at: number
@@ -29,9 +30,8 @@ export class BodyDeadlines {
     const entry: Pending = { at: Date.now() + this.timeoutMs, expire }
     this.#pending.add(entry)
     if (this.#timer === undefined) {
-      this.#timer = setInterval(() => this.#tick(), this.#tickMs)
       // An open socket keeps the process alive, not a deadline on it.
-      this.#timer.unref()
+      this.#timer = backgroundInterval(() => this.#tick(), this.#tickMs)
     }
     return () => {
       this.#pending.delete(entry)

@@ -11,7 +11,7 @@ import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
-import { bodyTimedOut, bodyTooLarge } from './http-input.ts'
+import { bodyTimedOut, bodyTooLarge, type HttpInput } from './http-input.ts'
 import {
   HTTP_OPTION_NAMES,
   type HttpOptions,
@@ -21,10 +21,21 @@ import {
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
 
 /**
- * The web-standard face of a server (`createFetchHandler`): a `Request` in, a `Response` out, for
- * Hono, Bun, Deno and Workers.
+ * What a Worker passes its fetch handler after the request and its bindings: `waitUntil` keeps
+ * work going after the response is sent (a task's run, a handshake-era request whose stream the
+ * server closed), which the platform would otherwise cancel.
  */
-export type FetchHandler = (request: Request) => Promise<Response>
+export interface FetchContext {
+  /** Keeps the Worker running until `work` settles, after the response is sent. */
+  waitUntil(work: Promise<unknown>): void
+}
+
+/**
+ * The web-standard face of a server (`createFetchHandler`): a `Request` in, a `Response` out, for
+ * Hono, Bun, Deno and Workers. Export it as a Worker's `fetch` and Workers pass the context; Bun
+ * and Deno pass other values there, which are not read.
+ */
+export type FetchHandler = (request: Request, env?: unknown, context?: FetchContext) => Promise<Response>
 
 /** Host/Origin protection defaults to the loopback names; pass `allowedHosts` for a public host. */
 export function createFetchHandler(server: McpServer, options?: HttpOptions): FetchHandler {
@@ -32,7 +43,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   assertKnownOptions(options, HTTP_OPTION_NAMES, 'createFetchHandler')
   const resolved = resolveHttpOptions(options, true)
   door.opened()
-  return async (request) => {
+  return async (request, _env, context) => {
     const writer = new FetchReplyWriter(request)
     const url = new URL(request.url)
     if (isProbe(resolved, url.pathname)) {
@@ -49,18 +60,21 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
       return writer.response
     }
     const headers = new FetchHeaderView(request.headers, url.host)
-    const input = {
+    const waitUntil = typeof context?.waitUntil === 'function' ? context.waitUntil.bind(context) : undefined
+    const input: HttpInput = {
       method: request.method,
       target: url.pathname + url.search,
       headers,
       body: () => readBody(request, resolved),
     }
-    handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
+    if (waitUntil !== undefined) input.waitUntil = waitUntil
+    const handling = handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
       // A client that left mid-body is routine; anything else is a failure of ours.
       if (request.signal.aborted) door.logger.debug({ event: 'http_client_gone', err: error }, 'client left')
       else door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.answered) writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
     })
+    waitUntil?.(handling)
     return writer.response
   }
 }

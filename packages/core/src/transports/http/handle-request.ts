@@ -73,7 +73,7 @@ export async function handleHttpRequest(
         id: inbound.message.id,
       })
     }
-    const exchange = new HttpExchange(input.headers, auth, writer)
+    const exchange = new HttpExchange(input.headers, auth, writer, input.waitUntil)
     return deliver(await door.modern(inbound.message, exchange), exchange, input, writer, options)
   }
   if (route.era === 'handshake' && sessions) {

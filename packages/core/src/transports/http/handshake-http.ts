@@ -12,6 +12,7 @@ import type { InboundMessage, JsonObject, JsonRpcRequest } from '../../protocol/
 import { failure, toTesseraError } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { HandshakeDoor, SessionDoor } from '../../server/door.ts'
+import { backgroundInterval } from '../../timers.ts'
 import { scopeChallenge } from './auth-http.ts'
 import { eventFrame, HandshakeHttpExchange, newStreamId, RETRY_MS } from './handshake-exchange.ts'
 import type { HttpInput } from './http-input.ts'
@@ -145,10 +146,9 @@ async function standalone(c: HandshakeRequest, session: SessionDoor): Promise<vo
   if (stopped) return
   stream.write(`id: ${priming}\nretry: ${RETRY_MS}\ndata: \n\n`)
   let chain = Promise.resolve()
-  timer = setInterval(() => {
+  timer = backgroundInterval(() => {
     if (!c.writer.closed) stream.write(': keep-alive\n\n')
   }, c.options.keepAliveMs)
-  timer.unref()
   unfollow = session.follow(
     {
       send(message: JsonObject) {

@@ -20,6 +20,7 @@ export class HttpExchange implements Exchange {
     readonly headers: HeaderView,
     readonly auth: AuthInfo | undefined,
     writer: ReplyWriter,
+    readonly waitUntil?: (work: Promise<unknown>) => void,
   ) {
     this.#writer = writer
   }

@@ -22,6 +22,8 @@ export interface HttpInput {
    * header alone, so nothing else is ever let past the limit.
    */
   becameStream?(): void
+  /** The platform's way to keep work going after the response (a Worker's `ctx.waitUntil`); absent on Node. */
+  waitUntil?(work: Promise<unknown>): void
 }
 
 export const bodyTooLarge = (): TesseraError =>

@@ -8,7 +8,7 @@ export { DEV_CHANNEL, type DevEvent, type DevRequest } from '../../observation/d
 export type { HeaderView } from '../../protocol/modern/header-view.ts'
 export type { HostReading } from '../../security/http/host-origin.ts'
 export { type DevConsoleHandler, registerDevConsole } from './dev-console-hook.ts'
-export { createFetchHandler, type FetchHandler } from './fetch.ts'
+export { createFetchHandler, type FetchContext, type FetchHandler } from './fetch.ts'
 export { LISTENING_CHANNEL, type ListenOptions, listen, type RunningServer } from './listen.ts'
 export { requestHost } from './node-headers.ts'
 export { createNodeListener, type NodeListener, type NodeListenerOptions } from './node-listener.ts'

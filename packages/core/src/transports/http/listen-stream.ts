@@ -4,6 +4,7 @@
  * idle-timeout proxies do not cut it. Closing the stream from the client ends the subscription.
  */
 import type { Reply } from '../../reply.ts'
+import { backgroundInterval } from '../../timers.ts'
 import { type ReplyWriter, SSE_HEADERS, sseFrame } from './reply-writer.ts'
 
 export function openListenStream(
@@ -12,10 +13,9 @@ export function openListenStream(
   keepAliveMs: number,
 ): void {
   const stream = writer.sse(SSE_HEADERS)
-  const timer = setInterval(() => {
+  const timer = backgroundInterval(() => {
     if (!writer.closed) stream.write(': keep-alive\n\n')
   }, keepAliveMs)
-  timer.unref()
   const closers: Array<() => void> = [() => clearInterval(timer)]
   let ended = false
   let gone = false
