@@ -4,29 +4,18 @@
  * opens with the other under the same keys and binding, and one changed by a byte is refused by both.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeBase64url } from '#crypto'
 import type { PlatformCrypto } from '../crypto.ts'
 import * as nodeCrypto from '../crypto-node.ts'
 import * as webCrypto from '../crypto-web.ts'
-import { decodeBase64url } from './base64url.ts'
 import { createCodecOn, type StateMode } from './codec.ts'
 import type { StateKey } from './key-ring.ts'
+import { flipByte } from './token-edits.fixture.ts'
 
 const keyA: StateKey = { id: 'key-a', secret: 'a'.repeat(32) }
 const keyB: StateKey = { id: 'key-b', secret: new Uint8Array(32).fill(0xb) }
 const BINDING = 'binding-of-the-originating-call'
 const T0 = 1_800_000_000_000
 const MODES: StateMode[] = ['sealed', 'signed']
-
-/** Flips one bit of one decoded byte of a body part and re-encodes it canonically. */
-function flipByte(token: string, part: number, byte: number): string {
-  const parts = token.split('.')
-  const bytes = decodeBase64url(parts[part]!)!
-  const at = (byte + bytes.length) % bytes.length
-  bytes[at] = bytes[at]! ^ 0x01
-  parts[part] = encodeBase64url(bytes)
-  return parts.join('.')
-}
 
 describe('requestState codec across platforms', () => {
   const PLATFORMS = [

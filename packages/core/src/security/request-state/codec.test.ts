@@ -2,9 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encodeBase64url } from '#crypto'
 import { unchecked } from '../../../../../test/helpers/unchecked.ts'
-import { decodeBase64url } from './base64url.ts'
 import { createRequestStateCodec, type RequestStateCodecOptions, type StateMode } from './codec.ts'
 import type { StateKey } from './key-ring.ts'
+import { flipByte } from './token-edits.fixture.ts'
 
 const keyA: StateKey = { id: 'key-a', secret: 'a'.repeat(32) }
 const keyB: StateKey = { id: 'key-b', secret: new Uint8Array(32).fill(0xb) }
@@ -16,16 +16,6 @@ function setup(options: Partial<RequestStateCodecOptions> = {}) {
   const clock = { now: T0 }
   const codec = createRequestStateCodec({ keys: [keyA], clock: () => clock.now, ...options })
   return { clock, codec }
-}
-
-/** Flips one bit of one decoded byte of a body part and re-encodes it canonically. */
-function flipByte(token: string, part: number, byte: number): string {
-  const parts = token.split('.')
-  const bytes = decodeBase64url(parts[part]!)!
-  const at = (byte + bytes.length) % bytes.length
-  bytes[at] = bytes[at]! ^ 0x01
-  parts[part] = encodeBase64url(bytes)
-  return parts.join('.')
 }
 
 /** Another spelling of the same bytes: sets a spare low bit of the last symbol. */
