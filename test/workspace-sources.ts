@@ -5,8 +5,8 @@
  * build can never be picked up by mistake. Published packages resolve to `dist/` through their
  * `exports`; this table maps each export to the source file it is compiled from
  * (`./dist/x/y.js` ← `./src/x/y.ts`), and each subpath import (`#crypto`) to the source of its
- * Node build. Read by vitest (aliases) and checked against the `paths` of the root tsconfig (which
- * tsc, tsx and editors read).
+ * Node build. Read by vitest (aliases); the exports are checked against the `paths` of the root
+ * tsconfig (which tsc, tsx and editors read).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -38,7 +38,8 @@ export function workspaceSources(): Map<string, string> {
 
 /**
  * `#crypto` → `packages/core/src/security/crypto-node.ts`: each package's subpath imports, by the
- * source of the build they choose under the `default` condition (Node's, which the tests run on).
+ * source they name under the `tessera-source` condition (Node's build, which the tests run on).
+ * tsc reaches the same file through that condition (tsconfig.base's `customConditions`).
  */
 export function workspaceImports(): Map<string, string> {
   const sources = new Map<string, string>()
@@ -46,8 +47,7 @@ export function workspaceImports(): Map<string, string> {
     const base = join(ROOT, 'packages', dir)
     const manifest = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8')) as Manifest
     for (const [specifier, targets] of Object.entries(manifest.imports ?? {})) {
-      const source = targets.default!.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts')
-      sources.set(specifier, relative(ROOT, join(base, source)))
+      sources.set(specifier, relative(ROOT, join(base, targets['tessera-source']!)))
     }
   }
   return sources

@@ -15,16 +15,16 @@ const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) a
   compilerOptions: { paths: Record<string, string[]> }
 }
 
+/** The condition tsc resolves a subpath import under inside the repository (tsconfig.base's customConditions). */
+const SOURCE_CONDITION = 'tessera-source'
+
 /** The conditions a web build of an entry point is published under (Workers, browsers). */
 const WEB_CONDITIONS = ['workerd', 'worker', 'browser']
 
 describe('workspace sources', () => {
   it('mapsEveryPackageExportToItsSourceInTheRootTsconfig', () => {
     const expected = Object.fromEntries(
-      [...workspaceImports(), ...workspaceSources()].map(([specifier, source]) => [
-        specifier,
-        [`./${source}`],
-      ]),
+      [...workspaceSources()].map(([specifier, source]) => [specifier, [`./${source}`]]),
     )
     expect(tsconfig.compilerOptions.paths).toEqual(expected)
   })
@@ -58,13 +58,22 @@ describe('workspace sources', () => {
         imports?: Record<string, Record<string, string>>
       }
       for (const [specifier, targets] of Object.entries(manifest.imports ?? {})) {
-        expect(Object.keys(targets), `${dir} ${specifier}`).toEqual([...WEB_CONDITIONS, 'default'])
+        expect(Object.keys(targets), `${dir} ${specifier}`).toEqual([
+          SOURCE_CONDITION,
+          ...WEB_CONDITIONS,
+          'default',
+        ])
+        // Inside the repository (tsc's customConditions, the vitest aliases) it is Node's build, from sources.
+        expect(targets[SOURCE_CONDITION], `${dir} ${specifier}`).toBe(
+          targets.default!.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts'),
+        )
+        expect(workspaceImports().get(specifier)).toBe(join('packages', dir, targets[SOURCE_CONDITION]!))
         expect(
           new Set(WEB_CONDITIONS.map((condition) => targets[condition])).size,
           `${dir} ${specifier}`,
         ).toBe(1)
         expect(targets.workerd, `${dir} ${specifier}`).not.toBe(targets.default)
-        for (const file of Object.values(targets)) {
+        for (const file of WEB_CONDITIONS.map((c) => targets[c]!).concat(targets.default!)) {
           const source = file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')
           expect(existsSync(join(ROOT, 'packages', dir, source)), `${dir} ${specifier} → ${source}`).toBe(
             true,
