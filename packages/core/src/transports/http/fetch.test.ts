@@ -4,7 +4,8 @@
  * header block is limited (431) and so is the body, whether declared (413 without reading it) or
  * streamed (413, and the stream is cancelled instead of read to its end), a Request built without
  * `Host` is judged by the host of its URL, a body that cannot be read is a logged 500, bad
- * arguments throw when the handler is created, and a stream whose client is gone ends.
+ * arguments throw when the handler is created, a stream whose client is gone ends, and a
+ * Worker's `waitUntil` is handed the request's handling.
  */
 import { describe, expect, it } from 'vitest'
 import { capturingLogger, type Json, readReply, requestParts } from '../../../../../test/helpers/mcp-http.ts'
@@ -170,6 +171,35 @@ describe('routing and limits', () => {
     })
     expect(response.status).toBe(413)
     expect(state.pulled).toBe(false)
+  })
+})
+
+describe("a Worker's request context", () => {
+  it('handsTheRequestsHandlingToTheContextsWaitUntil', async () => {
+    const kept: Promise<unknown>[] = []
+    const handler = handlerOf()
+    const response = await handler(
+      new Request(URL_, { method: 'POST', ...LIST }),
+      {},
+      {
+        waitUntil: (work) => kept.push(work),
+      },
+    )
+    expect(response.status).toBe(200)
+    expect(kept).toHaveLength(1)
+    await expect(Promise.all(kept)).resolves.toBeDefined()
+  })
+
+  it('readsNothingFromWhatBunAndDenoPassAfterTheRequest', async () => {
+    const handler = handlerOf()
+    for (const [second, third] of [
+      [{ upgrade() {} }, undefined],
+      [{ remoteAddr: {} }, {}],
+      [undefined, { waitUntil: 1 }],
+    ]) {
+      const response = await handler(new Request(URL_, { method: 'POST', ...LIST }), second, unchecked(third))
+      expect(response.status).toBe(200)
+    }
   })
 })
 
