@@ -6,6 +6,7 @@
 import cluster from 'node:cluster'
 import { devSubscriber } from '../observation/dev-tap.ts'
 import { defaultLogger } from '../observation/pino-logger.ts'
+import { Telemetry } from '../observation/telemetry/telemetry.ts'
 import { clusterNotificationBus } from './cluster-bus.ts'
 import { memoryNotificationBus } from './notification-bus.ts'
 import type { Platform } from './platform.ts'
@@ -17,4 +18,5 @@ export const nodePlatform: Platform = {
       ? { bus: clusterNotificationBus(), shared: true }
       : { bus: memoryNotificationBus(), shared: false },
   subscribers: [devSubscriber],
+  telemetry: (version, enabled, known) => new Telemetry(version, enabled, known),
 }

@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../observation/logger.ts'
 import type { Subscriber } from '../observation/observer.ts'
+import type { Known, Telemetry } from '../observation/telemetry/telemetry.ts'
 import type { NotificationBus } from './notification-bus.ts'
 
 export interface Platform {
@@ -16,4 +17,9 @@ export interface Platform {
   defaultBus(): { bus: NotificationBus; shared: boolean }
   /** What observes requests besides the logger and OpenTelemetry (the development console). */
   readonly subscribers: readonly Subscriber[]
+  /**
+   * The OpenTelemetry subscriber of a server, which records only the `known` names; undefined
+   * where the platform cannot load the API (a Worker), so its code is not even bundled there.
+   */
+  telemetry(version: string, enabled: boolean, known: Known): Telemetry | undefined
 }

@@ -10,7 +10,7 @@
 import { logSubscriber } from '../observation/log-subscriber.ts'
 import type { Logger } from '../observation/logger.ts'
 import { Observer, type Subscriber } from '../observation/observer.ts'
-import { Telemetry } from '../observation/telemetry/telemetry.ts'
+import type { Known, Telemetry } from '../observation/telemetry/telemetry.ts'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
 import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
@@ -194,15 +194,15 @@ const TASK_STOP_WAIT_MS = 2000
 interface BuiltServer extends ModernServer {
   /** The 2025-11-25 handshake era on the same endpoint; undefined when turned off. */
   readonly handshake: HandshakeSessions | undefined
-  /** The OpenTelemetry subscriber, which holds instruments to release on close. */
-  readonly telemetry: Telemetry
+  /** The OpenTelemetry subscriber, which holds instruments to release on close; none on the web. */
+  readonly telemetry: Telemetry | undefined
 }
 
 class Server implements McpServer {
   readonly #catalogue: Catalogue
   readonly #services: Services
   readonly #handshake: HandshakeSessions | undefined
-  readonly #telemetry: Telemetry
+  readonly #telemetry: Telemetry | undefined
   readonly #taskStore: TaskStore
   /** Every store the server was given, closed once each by `close()`. */
   readonly #stores: Stores
@@ -219,7 +219,7 @@ class Server implements McpServer {
     this.#busShared = bus.shared
     const parts = buildParts(
       options,
-      { logger, bus: bus.bus, subscribers: platform.subscribers },
+      { logger, bus: bus.bus, subscribers: platform.subscribers, telemetry: platform.telemetry },
       this.#taskStore,
     )
     this.#catalogue = parts.catalogue
@@ -299,7 +299,7 @@ class Server implements McpServer {
     // the in-memory defaults; each once.
     const given = Object.values(this.#stores).filter((store) => store !== undefined)
     services.tasks.service.close()
-    this.#telemetry.close()
+    this.#telemetry?.close()
     const handshake = this.#handshake
     const defaults = [handshake?.sessions, handshake?.events, this.#taskStore, services.bus].filter(
       (store) => store !== undefined && !given.includes(store),
@@ -365,6 +365,7 @@ interface Defaults {
   readonly logger: Logger
   readonly bus: NotificationBus
   readonly subscribers: readonly Subscriber[]
+  readonly telemetry: Platform['telemetry']
 }
 
 function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskStore): BuiltServer {
@@ -372,8 +373,9 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
   const stores = options.stores ?? {}
   const catalogue = buildCatalogue(options)
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
-  const telemetry = buildTelemetry(options, catalogue)
-  const observer = new Observer([logSubscriber(logger), telemetry, ...defaults.subscribers])
+  const telemetry = defaults.telemetry(options.version, options.telemetry !== false, knownNames(catalogue))
+  const subscribers = [logSubscriber(logger), ...(telemetry ? [telemetry] : []), ...defaults.subscribers]
+  const observer = new Observer(subscribers)
   const leaseMs = options.singleUse?.leaseMs
   if (leaseMs !== undefined) positiveInteger(leaseMs, 'singleUse.leaseMs')
   let guard: SingleUseGuard | undefined
@@ -414,13 +416,13 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
 }
 
 /** Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it. */
-function buildTelemetry(options: ServerOptions, { tools, prompts, resources }: Catalogue): Telemetry {
-  return new Telemetry(options.version, options.telemetry !== false, {
+function knownNames({ tools, prompts, resources }: Catalogue): Known {
+  return {
     methods: new Set([...Object.keys(methodTable), ...SESSION_METHODS]),
     tool: (name) => tools.get(name) !== undefined,
     prompt: (name) => prompts.get(name) !== undefined,
     resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
-  })
+  }
 }
 
 function buildCatalogue(options: ServerOptions): Catalogue {
@@ -455,10 +457,10 @@ function handshakeSessions(
   options: HandshakeOptions | undefined,
   stores: Stores,
   server: { catalogue: Catalogue; services: Services },
-  telemetry: Telemetry,
+  telemetry: Telemetry | undefined,
 ): HandshakeSessions {
   const sessions = stores.sessions ?? memorySessionStore()
-  if (sessions.count !== undefined) telemetry.countSessions(() => sessions.count!())
+  if (sessions.count !== undefined) telemetry?.countSessions(() => sessions.count!())
   return new HandshakeSessions(server, {
     sessions,
     events: stores.events ?? memoryEventStore(),
