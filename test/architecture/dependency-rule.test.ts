@@ -270,6 +270,7 @@ describe('dependency rule', () => {
     const SUBSCRIBERS = ['observation/telemetry/', 'observation/dev-tap.ts', 'observation/log-subscriber.ts']
     const WIRING = [
       'server/server.ts',
+      'server/platform.ts',
       'server/platform-node.ts',
       'server/context.ts',
       'transports/http/index.ts',
