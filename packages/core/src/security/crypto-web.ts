@@ -44,6 +44,7 @@ const HMAC = { name: 'HMAC', hash: 'SHA-256' } as const
 
 export async function deriveStateKeys(secret: Bytes): Promise<StateKeys> {
   const { subtle } = globalThis.crypto
+  // importKey copies the secret before anything is awaited: the key ring wipes it on return.
   const base = await subtle.importKey('raw', secret, 'HKDF', false, ['deriveBits'])
   const derive = async (info: string) =>
     subtle.deriveBits(

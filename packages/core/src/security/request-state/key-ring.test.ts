@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { deriveStateKeys } from '#crypto'
 import { unchecked } from '../../../../../test/helpers/unchecked.ts'
-import type { Bytes } from '../crypto.ts'
+import type { Bytes, StateKeys } from '../crypto.ts'
+import * as nodeCrypto from '../crypto-node.ts'
+import * as webCrypto from '../crypto-web.ts'
 import { createKeyRing, generateStateKey, isValidKeyId } from './key-ring.ts'
 
 const secret = 's'.repeat(32)
@@ -19,11 +21,11 @@ describe('createKeyRing', () => {
     expect(ring.find('__proto__')).toBeUndefined()
   })
 
-  it('derivesEachKeyOnceOnFirstUseFromACopyOfItsSecret', () => {
+  it('derivesEachKeyOnceOnFirstUseFromACopyOfItsSecretThenWipesTheCopy', () => {
     const given = new Uint8Array(32).fill(7)
-    const seen: Uint8Array[] = []
+    const seen: { held: Uint8Array; asPassed: Uint8Array }[] = []
     const derive = (bytes: Bytes) => {
-      seen.push(bytes)
+      seen.push({ held: bytes, asPassed: bytes.slice() })
       return deriveStateKeys(bytes)
     }
     const { primary } = createKeyRing([{ id: 'k', secret: given }], derive)
@@ -32,7 +34,19 @@ describe('createKeyRing', () => {
     const first = primary.keys()
     expect(primary.keys()).toBe(first)
     expect(seen).toHaveLength(1)
-    expect(seen[0]).toEqual(new Uint8Array(32).fill(7))
+    expect(seen[0]!.asPassed).toEqual(new Uint8Array(32).fill(7))
+    expect(seen[0]!.held).toEqual(new Uint8Array(32))
+  })
+
+  it('derivesFromTheSecretBeforeWipingItOnEitherPlatform', async () => {
+    const secret = 'w'.repeat(32)
+    for (const platform of [nodeCrypto, webCrypto]) {
+      const ring = createKeyRing([{ id: 'k', secret }], platform.deriveStateKeys)
+      // Keys derived from a copy nobody wipes: what the ring's keys must equal.
+      const unwiped = await platform.deriveStateKeys(new TextEncoder().encode(secret))
+      const tagOf = async (keys: StateKeys) => platform.bindTag(keys, 'n'.repeat(22), 'binding')
+      expect(await tagOf(await ring.primary.keys())).toEqual(await tagOf(unwiped))
+    }
   })
 
   it('countsTheUtf8BytesOfAStringSecret', () => {

@@ -40,8 +40,9 @@ export function isValidKeyId(id: string): boolean {
 }
 
 /**
- * Validates the keys; each derives its working keys with `derive` (this platform's) on first use. Throws TypeError for wrong types and
- * RangeError for an empty ring, a malformed or duplicate id, or a secret under 32 bytes.
+ * Validates the keys; each derives its working keys with `derive` (this platform's) on first use.
+ * Throws TypeError for wrong types and RangeError for an empty ring, a malformed or duplicate id,
+ * or a secret under 32 bytes.
  * @example
  * ```ts
  * import { createKeyRing } from './key-ring.ts'
@@ -95,9 +96,19 @@ function deriveKey(key: StateKey, index: number, derive: StateCrypto['deriveStat
   }
   assertKeyId(key.id)
   // A copy: the caller's array may be reused or wiped before the first state is sealed.
-  const secret: Bytes = secretBytes(key).slice()
+  let secret: Bytes | undefined = secretBytes(key).slice()
   let derived: Awaitable<StateKeys> | undefined
-  return Object.freeze({ id: key.id, keys: () => (derived ??= derive(secret)) })
+  const keys = (): Awaitable<StateKeys> => {
+    if (derived === undefined && secret !== undefined) {
+      derived = derive(secret)
+      // Both platforms copy the secret in the call itself (hkdfSync, importKey before its first
+      // await), so it is wiped now: only the derived keys stay in memory.
+      secret.fill(0)
+      secret = undefined
+    }
+    return derived!
+  }
+  return Object.freeze({ id: key.id, keys })
 }
 
 function assertKeyId(id: unknown): asserts id is string {
