@@ -14,17 +14,16 @@
  *
  *   npm run bench:workerd -- [--runs 10] [--requests 2000]
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { freePort } from '../test/conformance/fixture-server.ts'
-import { WORKERD, workerBuildOptions } from '../test/runtimes/workerd.ts'
+import { serveWorker, workerBuildOptions } from '../test/runtimes/workerd.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -33,7 +32,7 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs)
 const REQUESTS = Number(values.requests)
 const WARMUP = Math.max(200, Math.floor(REQUESTS / 5))
-/** A compatibility date before Node compatibility became the default, and no flags. */
+/** What `serveWorker` runs a Worker without Node compatibility on: a date before it became the default. */
 const COMPATIBILITY_DATE = '2026-08-01'
 
 type Era = 'modern' | 'handshake'
@@ -103,23 +102,9 @@ interface Running {
   stop(): void
 }
 
-async function start(code: string, dir: string): Promise<Running> {
+async function start(code: string): Promise<Running> {
   const port = await freePort()
-  writeFileSync(join(dir, 'worker.js'), code)
-  writeFileSync(
-    join(dir, 'config.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
-);
-`,
-  )
-  const child = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const { child, stop } = serveWorker(code, port, false)
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
@@ -138,7 +123,7 @@ const worker :Workerd.Worker = (
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`workerd did not listen: ${stderr}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
-  return { child, url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill('SIGKILL') }
+  return { child, url: `http://127.0.0.1:${port}/mcp`, stop }
 }
 
 /** One exchange the Worker is measured on: a call, or an ask and its answer. */
@@ -173,34 +158,29 @@ interface Measured {
 async function measure(worker: Worker): Promise<Measured> {
   const result = await build({ ...workerBuildOptions(worker.entry), minify: true })
   const code = result.outputFiles![0]!.text
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-bench-workerd-'))
-  try {
-    const firsts: number[] = []
-    for (let run = 0; run < RUNS; run++) {
-      const running = await start(code, dir)
-      try {
-        await exchange(worker, running.url)
-        firsts.push(cpuNs(running.child.pid!) / 1e6)
-      } finally {
-        running.stop()
-      }
-    }
-    const running = await start(code, dir)
+  const firsts: number[] = []
+  for (let run = 0; run < RUNS; run++) {
+    const running = await start(code)
     try {
-      for (let i = 0; i < WARMUP; i++) await exchange(worker, running.url)
-      const before = cpuNs(running.child.pid!)
-      for (let i = 0; i < REQUESTS; i++) await exchange(worker, running.url)
-      const perExchangeUs = (cpuNs(running.child.pid!) - before) / REQUESTS / 1e3
-      return {
-        gzipKiB: gzipSync(code, { level: 9 }).byteLength / 1024,
-        firstMs: median(firsts),
-        perExchangeUs,
-      }
+      await exchange(worker, running.url)
+      firsts.push(cpuNs(running.child.pid!) / 1e6)
     } finally {
       running.stop()
     }
+  }
+  const running = await start(code)
+  try {
+    for (let i = 0; i < WARMUP; i++) await exchange(worker, running.url)
+    const before = cpuNs(running.child.pid!)
+    for (let i = 0; i < REQUESTS; i++) await exchange(worker, running.url)
+    const perExchangeUs = (cpuNs(running.child.pid!) - before) / REQUESTS / 1e3
+    return {
+      gzipKiB: gzipSync(code, { level: 9 }).byteLength / 1024,
+      firstMs: median(firsts),
+      perExchangeUs,
+    }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    running.stop()
   }
 }
 
