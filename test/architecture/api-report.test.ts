@@ -15,6 +15,7 @@ describe('api report', () => {
     expect([...reports.keys()].map((file) => basename(file)).sort()).toEqual([
       'auth.api.md',
       'cli.api.md',
+      'cloudflare.api.md',
       'core.api.md',
       'create-tessera.api.md',
       'store-postgres.api.md',

@@ -2,8 +2,9 @@
  * @module class-style.test
  * One privacy style for classes: what a class keeps to itself is an ECMAScript private member
  * (`#field`, `#method()`), private at runtime as well as to the compiler; no class of any package
- * declares a member (or a constructor parameter property) `private` or `protected`. Read with the
- * TypeScript parser.
+ * declares a member (or a constructor parameter property) `private` or `protected`. Declaration
+ * files are not ours to style: they describe a platform's classes as the platform made them. Read
+ * with the TypeScript parser.
  */
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +21,7 @@ function sourceFiles(): string[] {
   return [...dirs, join(packages, 'cli/ui/src')]
     .filter((dir) => existsSync(dir))
     .flatMap((dir) => listFiles(dir, /\.tsx?$/))
+    .filter((file) => !file.endsWith('.d.ts'))
 }
 
 const MODIFIERS = new Set([ts.SyntaxKind.PrivateKeyword, ts.SyntaxKind.ProtectedKeyword])

@@ -177,9 +177,12 @@ function storeViolations(tests: boolean): string[] {
   return out
 }
 
-/** `@tessera/auth` outside its tests: core (any entry point), jose, Node built-ins, its own files. */
-function authViolations(): string[] {
-  const src = join(ROOT, 'packages', 'auth', 'src')
+/**
+ * The imports of package `name`'s own files, outside its tests, that reach another package's
+ * file by a relative path or a package that `allowed` refuses.
+ */
+function packageViolations(name: string, allowed: (specifier: string) => boolean): string[] {
+  const src = join(ROOT, 'packages', name, 'src')
   const out: string[] = []
   for (const file of listTsFiles(src).filter((f) => !isTestFile(f))) {
     for (const ref of importsOf(file)) {
@@ -187,18 +190,37 @@ function authViolations(): string[] {
       const edge = { file: repoPath(file), line: ref.line, specifier, target: undefined }
       if (isRelative(specifier)) {
         if (relative(src, resolveRelative(file, specifier)).startsWith('..')) out.push(show(edge))
-        continue
-      }
-      const pkg = packageOf(specifier)
-      if (pkg !== '@tessera/core' && pkg !== 'jose' && !isBuiltin(specifier)) out.push(show(edge))
+      } else if (!allowed(specifier)) out.push(show(edge))
     }
   }
   return out
 }
 
+/** `@tessera/auth` outside its tests: core (any entry point), jose, Node built-ins, its own files. */
+const authViolations = () =>
+  packageViolations('auth', (specifier) => {
+    const pkg = packageOf(specifier)
+    return pkg === '@tessera/core' || pkg === 'jose' || isBuiltin(specifier)
+  })
+
+/**
+ * `@tessera/cloudflare` outside its tests: `@tessera/core/ports`, the Workers runtime
+ * (`cloudflare:workers`) and its own files. It runs where Node does not, so no Node built-in, and
+ * it is a set of stores, so no transport.
+ */
+const cloudflareViolations = () =>
+  packageViolations('cloudflare', (specifier) =>
+    ['@tessera/core/ports', 'cloudflare:workers'].includes(specifier),
+  )
+
 describe('dependency rule', () => {
   it('authImportsOnlyCoreJoseAndNodeBuiltins', () => {
     expect(authViolations()).toEqual([])
+  })
+
+  it('cloudflareImportsOnlyCorePortsAndTheWorkersRuntime', () => {
+    expect(listTsFiles(join(ROOT, 'packages', 'cloudflare', 'src')).length).toBeGreaterThan(5)
+    expect(cloudflareViolations()).toEqual([])
   })
 
   it('findsTheCoreSourcesItChecks', () => {

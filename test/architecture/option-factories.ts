@@ -52,6 +52,8 @@ import {
   sqliteTaskStore,
 } from '@tessera/store-sqlite'
 import { createProject } from 'create-tessera'
+// From its source file: the package's entry also exports the Durable Object class, which loads on Workers only.
+import { durableObjectStores } from '../../packages/cloudflare/src/durable-object-stores.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
 
 type Extra = Record<string, unknown>
@@ -80,6 +82,12 @@ const any = <T>(value: Extra) => value as T
 const app = () => createServer({ name: 'options', version: '1', logger: silentLogger })
 const noServer = 'redis://127.0.0.1:1'
 const noDatabase = 'postgres://postgres@127.0.0.1:1/test'
+const unusedBinding = {
+  idFromName: () => {
+    throw new Error('the options probe reaches no Durable Object')
+  },
+  get: () => ({}),
+}
 const resource = 'https://mcp.example.com/mcp'
 const issuer = 'https://issuer.example.com'
 const verifier = { verify: async () => Promise.reject(new Error('not used')) }
@@ -178,6 +186,8 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   postgresNotificationBus: {
     call: (extra) => postgresNotificationBus(any({ connectionString: noDatabase, ...extra })),
   },
+  // @tessera/cloudflare: a binding that is never called (building the stores reaches nothing).
+  durableObjectStores: { call: (extra) => durableObjectStores(unusedBinding, any(extra)) },
 }
 
 /**

@@ -6,6 +6,11 @@
  * an event reaches the other instance and its own listeners exactly once, a local event stays
  * home, order is kept, and every kind of shared event arrives intact.
  *
+ * A bus whose own listeners hear an event only when it comes back from what carries it (the
+ * Durable Object bus: a Worker may not call one request's listener from another request) declares
+ * `delivery: 'echoed'`; its local cases then wait for the event instead of finding it there when
+ * `publish` returns, and show the same things otherwise.
+ *
  * Remote delivery is awaited by polling with a deadline, never by a fixed sleep. "Never arrives"
  * is shown with a barrier instead: after the event under test, the same sender (or, for an echo,
  * the other instance once it saw the event) publishes a marker; every bus delivers one sender's
@@ -21,6 +26,13 @@ export interface NotificationBusMakers {
   single: () => NotificationBus | Promise<NotificationBus>
   /** Two fresh instances sharing one channel, each ready to receive the other's events. */
   pair?: () => Promise<[NotificationBus, NotificationBus]>
+  /**
+   * `at-once` (default): `publish` has delivered to this instance's listeners when it returns.
+   * `echoed`: they hear it once it came back from what carries it, exactly once.
+   */
+  delivery?: 'at-once' | 'echoed'
+  /** Resolves once every subscription made so far on `bus` listens (for a bus that subscribes asynchronously). */
+  listening?: (bus: NotificationBus) => Promise<void>
 }
 
 /** Waits until `check` holds, polling; fails naming `what` after `ms`. */
@@ -95,7 +107,18 @@ export function describeNotificationBus(
       await Promise.all(opened.splice(0).map((bus) => bus.close()))
     })
 
-    it('deliversAPublishedEventToTheListenersOfThisInstanceAtOnce', async () => {
+    const echoed = make.delivery === 'echoed'
+    const listening = async (...buses: NotificationBus[]) => {
+      for (const bus of buses) await make.listening?.(bus)
+    }
+    /** At once: `check` holds already. Echoed: it comes to hold. */
+    const delivered = async (check: () => boolean, what: string) => {
+      if (echoed) await until(check, what)
+      else expect(check(), what).toBe(true)
+    }
+
+    const localIt = echoed ? it.skip : it
+    localIt('deliversAPublishedEventToTheListenersOfThisInstanceAtOnce', async () => {
       const bus = await single()
       const first = record(bus)
       const second = record(bus)
@@ -108,17 +131,39 @@ export function describeNotificationBus(
       expect(first).toHaveLength(sharedEvents().length + 1)
     })
 
+    const echoedIt = echoed ? it : it.skip
+    echoedIt('deliversAPublishedEventToEachListenerOfThisInstanceOnceInOrder', async () => {
+      const bus = await single()
+      const first = record(bus)
+      const second = record(bus)
+      await listening(bus)
+      const events = sharedEvents()
+      for (const event of events) bus.publish(event)
+      await until(() => first.length >= events.length && second.length >= events.length, 'every event')
+      const after = marker()
+      bus.publish(after)
+      await until(() => has(first, after) && has(second, after), 'the marker')
+      expect(first).toEqual([...events, after])
+      expect(second).toEqual([...events, after])
+      // The one event that never leaves the instance still reaches its listeners.
+      bus.publish({ type: 'shutdown' })
+      await until(() => has(first, { type: 'shutdown' }) && has(second, { type: 'shutdown' }), 'the shutdown')
+    })
+
     it('stopsDeliveringToAListenerThatUnsubscribedAndOnlyToIt', async () => {
       const bus = await single()
       const kept = record(bus)
       const dropped: ServerEvent[] = []
       const off = bus.subscribe((event) => dropped.push(event))
+      await listening(bus)
       bus.publish(updated('file:///1'))
+      await delivered(() => dropped.length === 1 && kept.length === 1, 'the first event')
       off()
       bus.publish(updated('file:///2'))
       // A second unsubscribe is harmless.
       off()
       bus.publish(updated('file:///3'))
+      await delivered(() => kept.length === 3, 'the other events')
       expect(dropped).toEqual([updated('file:///1')])
       expect(kept).toEqual([updated('file:///1'), updated('file:///2'), updated('file:///3')])
     })
@@ -130,8 +175,10 @@ export function describeNotificationBus(
         throw new Error('listener failure')
       })
       const after = record(bus)
+      await listening(bus)
       expect(() => bus.publish(updated('file:///x'))).not.toThrow()
       expect(() => bus.publish({ type: 'tools/list_changed' })).not.toThrow()
+      await delivered(() => before.length === 2 && after.length === 2, 'both events')
       expect(before).toEqual([updated('file:///x'), { type: 'tools/list_changed' }])
       expect(after).toEqual(before)
     })
@@ -158,6 +205,7 @@ export function describeNotificationBus(
         const [a, b] = await pair()
         const onA = record(a)
         const onB = record(b)
+        await listening(a, b)
         const event = updated(`file:///${randomBytes(6).toString('hex')}`)
         a.publish(event)
         await until(() => has(onB, event), 'the event on B')
@@ -177,6 +225,7 @@ export function describeNotificationBus(
       const [a, b] = await pair()
       const onA = record(a)
       const onB = record(b)
+      await listening(a, b)
       a.publish({ type: 'shutdown' })
       const after = marker()
       a.publish(after)
@@ -189,6 +238,7 @@ export function describeNotificationBus(
     pairIt("keeps one sender's events in order", async () => {
       const [a, b] = await pair()
       const onB = record(b)
+      await listening(b)
       const sent = Array.from({ length: 50 }, (_, i) => updated(`file:///order/${i}`))
       // Identical events too: a transport must not merge them.
       sent.push({ type: 'tools/list_changed' }, { type: 'tools/list_changed' })
@@ -204,6 +254,7 @@ export function describeNotificationBus(
       const [a, b] = await pair()
       const onA = record(a)
       const onB = record(b)
+      await listening(a, b)
       const events = sharedEvents()
       for (const event of events) a.publish(event)
       await until(() => onB.length >= events.length, 'every shared event on B')
@@ -219,6 +270,7 @@ export function describeNotificationBus(
       const onB = record(b)
       const dropped: ServerEvent[] = []
       const off = b.subscribe((event) => dropped.push(event))
+      await listening(b)
       a.publish(updated('file:///1'))
       await until(() => dropped.length === 1, 'the first event on B')
       off()

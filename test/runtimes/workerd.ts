@@ -12,6 +12,7 @@ import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BuildOptions, build } from 'esbuild'
+import { freePort } from '../helpers/logged-process.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 export const WORKERD = join(ROOT, 'node_modules/.bin/workerd')
@@ -36,7 +37,7 @@ export function workerBuildOptions(entry: string): BuildOptions {
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
     tsconfigRaw: {},
-    external: ['node:*', ...builtinModules],
+    external: ['node:*', 'cloudflare:*', ...builtinModules],
     logLevel: 'silent',
   }
 }
@@ -57,19 +58,82 @@ export interface RunningWorker {
  * it and removes its files.
  */
 export function serveWorker(code: string, port: number, nodeCompat: boolean): RunningWorker {
+  return serveWorkers({ code, ports: [port], nodeCompat })
+}
+
+/** What `serveWorkers` runs: one bundle as one Worker per port, and the Durable Objects they share. */
+export interface WorkersOptions {
+  code: string
+  /** One Worker (its own isolate) per port, all running `code`. */
+  ports: readonly number[]
+  nodeCompat: boolean
+  /**
+   * SQLite-backed Durable Object classes `code` exports, each defined by the first Worker and bound
+   * in every one as its `binding`.
+   */
+  durableObjects?: readonly { className: string; binding: string }[]
+  /** Text bindings (a Worker's vars and secrets), the same in every Worker. */
+  text?: Readonly<Record<string, string>>
+  /**
+   * The directory the objects are kept in, so they outlive workerd; without it they are kept in
+   * memory, where workerd gives them no SQL storage.
+   */
+  storageDir?: string
+}
+
+/**
+ * Serves `code` as one Worker per port in one workerd process, sharing a Durable Object namespace
+ * when asked; `stop` kills it and removes its files (never `storageDir`).
+ */
+export function serveWorkers(options: WorkersOptions): RunningWorker {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-workerd-'))
-  writeFileSync(join(dir, 'worker.js'), code)
+  writeFileSync(join(dir, 'worker.js'), options.code)
+  const objects = options.durableObjects ?? []
+  const names = options.ports.map((_, n) => `worker${n}`)
+  const services = names.map((name) => `(name = "${name}", worker = .${name})`)
+  if (options.storageDir !== undefined) {
+    services.push(`(name = "objects", disk = (path = "${options.storageDir}", writable = true))`)
+  }
+  const text = Object.entries(options.text ?? {}).map(
+    ([name, value]) => `(name = "${name}", text = ${JSON.stringify(value)})`,
+  )
+  const workers = names.map((name, n) => {
+    const own = n === 0 && objects.length > 0
+    const bindings = [
+      ...objects.map(
+        ({ className, binding }) =>
+          `(name = "${binding}", durableObjectNamespace = (className = "${className}"${own ? '' : `, serviceName = "${names[0]}"`}))`,
+      ),
+      ...text,
+    ]
+    const lines = [
+      'modules = [(name = "worker.js", esModule = embed "worker.js")],',
+      `compatibilityDate = "${COMPATIBILITY_DATES[options.nodeCompat ? 'withNode' : 'withoutNode']}",`,
+      `bindings = [${bindings.join(', ')}],`,
+    ]
+    if (own) {
+      const namespaces = objects.map(
+        ({ className }) =>
+          `(className = "${className}", uniqueKey = "tessera-${className}", enableSql = true)`,
+      )
+      lines.push(
+        `durableObjectNamespaces = [${namespaces.join(', ')}],`,
+        `durableObjectStorage = ${options.storageDir === undefined ? '(inMemory = void)' : '(localDisk = "objects")'},`,
+      )
+    }
+    return `const ${name} :Workerd.Worker = (\n  ${lines.join('\n  ')}\n);`
+  })
+  const sockets = options.ports.map(
+    (port, n) => `(name = "http${n}", address = "127.0.0.1:${port}", http = (), service = "${names[n]}")`,
+  )
   writeFileSync(
     join(dir, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+  services = [${services.join(', ')}],
+  sockets = [${sockets.join(', ')}],
 );
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${COMPATIBILITY_DATES[nodeCompat ? 'withNode' : 'withoutNode']}",
-);
+${workers.join('\n')}
 `,
   )
   const child = spawn(WORKERD, ['serve', join(dir, 'config.capnp')], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -80,4 +144,75 @@ const worker :Workerd.Worker = (
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** What `startWorkers` serves: `entry` (from the repository's root) as `count` Workers, and what they bind. */
+export interface StartOptions extends Omit<WorkersOptions, 'code' | 'ports' | 'nodeCompat'> {
+  entry: string
+  count: number
+  /** Default false: a compatibility date before Node compatibility, and no flags. */
+  nodeCompat?: boolean
+}
+
+export interface StartedWorkers {
+  /** The base URL of each Worker. */
+  readonly urls: readonly string[]
+  /** What workerd printed, a Worker's console included. */
+  output(): string
+  /** Kills workerd and waits for it to exit; removes the storage directory it made itself. */
+  stop(): Promise<void>
+}
+
+/**
+ * Bundles `entry` and serves it as `count` Workers on free ports, resolving once each answers. With
+ * Durable Objects and no `storageDir`, the objects are kept in a directory of their own (workerd
+ * keeps a SQLite-backed object only on disk), removed on stop.
+ */
+export async function startWorkers(options: StartOptions): Promise<StartedWorkers> {
+  const { entry, count, nodeCompat = false, ...served } = options
+  const ownDir =
+    served.durableObjects !== undefined && served.storageDir === undefined
+      ? mkdtempSync(join(tmpdir(), 'tessera-objects-'))
+      : undefined
+  const code = await bundleWorker(entry)
+  const ports = await Promise.all(Array.from({ length: count }, () => freePort()))
+  const running = serveWorkers({
+    ...served,
+    code,
+    ports,
+    nodeCompat,
+    ...(ownDir === undefined ? {} : { storageDir: ownDir }),
+  })
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  running.child.stdout?.on('data', collect)
+  running.child.stderr?.on('data', collect)
+  const exited = new Promise((resolve) => running.child.once('exit', resolve))
+  const stop = async () => {
+    running.stop()
+    if (running.child.exitCode === null && running.child.signalCode === null) await exited
+    if (ownDir !== undefined) rmSync(ownDir, { recursive: true, force: true })
+  }
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`)
+  const deadline = Date.now() + 30_000
+  try {
+    for (const url of urls) {
+      for (;;) {
+        if (running.child.exitCode !== null) throw new Error(`workerd exited: ${output}`)
+        try {
+          await fetch(url)
+          break
+        } catch {
+          if (Date.now() > deadline) throw new Error(`workerd did not listen: ${output}`)
+          await new Promise((resolve) => setTimeout(resolve, 100))
+        }
+      }
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { urls, output: () => output, stop }
 }

@@ -66,6 +66,12 @@ export type TesseraErrorCode = keyof typeof wireMappings
 /** The HTTP statuses of answers that are not errors. */
 export const SuccessStatus = { ok: 200, accepted: 202 } as const
 
+/**
+ * The HTTP statuses of a WebSocket upgrade, for a bus that carries events over WebSockets: the
+ * upgrade accepted, or a plain request where only an upgrade is served.
+ */
+export const UpgradeStatus = { switchingProtocols: 101, upgradeRequired: 426 } as const
+
 /** The HTTP statuses of the health probes: the process answers, or cannot serve yet. */
 export const ProbeStatus = { up: 200, unready: 503 } as const
 

@@ -7,6 +7,7 @@
  * what store authors need in `@tessera/core/ports`.
  */
 export { TesseraError, type TesseraErrorCode } from './errors.ts'
+export { type ConsoleLevel, consoleLogger } from './observation/console-logger.ts'
 export type { Logger } from './observation/logger.ts'
 export { loggerOptions } from './observation/pino-logger.ts'
 export type { InputRequest } from './protocol/modern/input-requests.ts'

@@ -6,6 +6,8 @@
  * rule, session changes, the bus relay), and the in-memory implementation of each. An application
  * needs none of this: it passes a store package's bundle as `stores`.
  */
+
+export { UpgradeStatus } from './errors.ts'
 export {
   assertKnownOptions,
   type KnownOptionsCheck,

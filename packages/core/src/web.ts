@@ -7,6 +7,7 @@
 
 export { TesseraError } from './errors.ts'
 export type * from './index.ts'
+export { consoleLogger } from './observation/console-logger.ts'
 export { createServer } from './server/create-server-web.ts'
 export { createMessage, elicitForm, elicitUrl, listRoots } from './server/mrtr/input-requests.ts'
 export { ToolError } from './server/tool-error.ts'

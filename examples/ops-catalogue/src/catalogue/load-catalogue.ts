@@ -1,27 +1,14 @@
 /**
  * @module load-catalogue
- * Reads and validates `ops.json`. A malformed file stops the server at start with the file, line
- * and column of the fault (editor-clickable `file:line:column`), because a catalogue that is
- * silently half-read is worse than no server.
+ * Reads `ops.json` from disk and validates it (see `parse-catalogue.ts`). A malformed file stops
+ * the server at start with the file, line and column of the fault (editor-clickable
+ * `file:line:column`), because a catalogue that is silently half-read is worse than no server.
  */
 import { readFileSync } from 'node:fs'
-import type { z } from 'zod'
-import { Catalogue } from './catalogue.ts'
-import { catalogueFile } from './catalogue-schema.ts'
-import { jsonErrorPosition } from './json-position.ts'
+import type { Catalogue } from './catalogue.ts'
+import { CatalogueError, parseCatalogue } from './parse-catalogue.ts'
 
-export class CatalogueError extends Error {
-  override readonly name = 'CatalogueError'
-
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly line?: number,
-    readonly column?: number,
-  ) {
-    super(message)
-  }
-}
+export { CatalogueError, parseCatalogue } from './parse-catalogue.ts'
 
 export function loadCatalogue(path: string): Catalogue {
   let text: string
@@ -31,38 +18,4 @@ export function loadCatalogue(path: string): Catalogue {
     throw new CatalogueError(`${path}: cannot read the catalogue: ${(error as Error).message}`, path)
   }
   return parseCatalogue(text, path)
-}
-
-/** Parses catalogue text; `source` names the file in errors. */
-export function parseCatalogue(text: string, source: string): Catalogue {
-  let raw: unknown
-  // A BOM is legal in a UTF-8 file but not in JSON; editors on some platforms add one.
-  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  try {
-    raw = JSON.parse(json)
-  } catch (error) {
-    const at = jsonErrorPosition(json, error)
-    const reason = (error as Error).message.replace(/ in JSON at position \d+.*$/s, '')
-    throw new CatalogueError(
-      `${source}:${at.line}:${at.column}: malformed JSON (${reason})`,
-      source,
-      at.line,
-      at.column,
-    )
-  }
-  const parsed = catalogueFile.safeParse(raw)
-  if (!parsed.success)
-    throw new CatalogueError(`${source}: invalid catalogue: ${describeIssues(parsed.error)}`, source)
-  return new Catalogue(parsed.data, source)
-}
-
-function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 5).map((issue) => `${jsonPath(issue.path)}: ${issue.message}`)
-  const more = error.issues.length - shown.length
-  return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ')
-}
-
-function jsonPath(path: ReadonlyArray<PropertyKey>): string {
-  if (path.length === 0) return '(root)'
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('')
 }

@@ -15,7 +15,12 @@ import {
   seedId,
   stamp,
 } from './deployment-log.ts'
-import { assertTableName, type DeploymentRow, toDeployment } from './deployment-rows.ts'
+import {
+  assertTableName,
+  type DeploymentRow,
+  sqliteDeploymentsTable,
+  toDeployment,
+} from './deployment-rows.ts'
 
 export interface SqliteDeploymentLogOptions {
   path: string
@@ -30,19 +35,7 @@ export function sqliteDeploymentLog(options: SqliteDeploymentLogOptions): Deploy
   const db = new Database(options.path)
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 2000))}`)
   db.pragma('journal_mode = WAL')
-  db.exec(`CREATE TABLE IF NOT EXISTS "${table}" (
-    service TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    id TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('deploy', 'rollback')),
-    version TEXT NOT NULL,
-    at TEXT NOT NULL,
-    by TEXT NOT NULL,
-    previous_version TEXT,
-    note TEXT,
-    request_key TEXT UNIQUE,
-    PRIMARY KEY (service, seq)
-  ) WITHOUT ROWID`)
+  db.exec(sqliteDeploymentsTable(table))
   // A log written before request keys existed gets the column (SQLite has no ADD COLUMN IF NOT EXISTS).
   const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as { name: string }[]
   if (!columns.some((c) => c.name === 'request_key')) {

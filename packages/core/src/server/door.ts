@@ -49,6 +49,11 @@ export interface ServerDoor {
   connect(write: MessageWriter, auth?: AuthInfo): ConnectionDoor
   /** Ends every listen and session stream of this process with its closing message. */
   endStreams(): void
+  /**
+   * Resolves once the events this instance published so far have left it (a bus that sends in the
+   * background): a platform that cancels what a request leaves running waits for it.
+   */
+  published(): Promise<void>
   /** `McpServer.close()`: ends streams and closes the stores. */
   close(): Promise<void>
   /**

@@ -61,6 +61,12 @@ export interface NotificationBus {
   subscribe(listener: ServerEventListener): () => void
   /** Releases connections; called by `McpServer.close()`. */
   close(): Promise<void>
+  /**
+   * For a bus that sends in the background: resolves once every event published so far has left
+   * this instance. A Worker's request is kept alive until then (the platform cancels what a
+   * request leaves running once it answered); a bus that sends at once has no need of it.
+   */
+  settled?(): Promise<void>
 }
 
 /** The bus of one process. */

@@ -334,6 +334,7 @@ class Server implements McpServer {
       modern: (request: JsonRpcRequest, exchange: Exchange) => serveModern(parts, request, exchange),
       connect: (write, auth) => new MessageConnection(door, write, auth),
       endStreams: () => services.bus.publish({ type: 'shutdown' }),
+      published: async () => services.bus.settled?.(),
       close: () => this.close(),
       ready: () => checkReadiness(this.#stores, services.state.keysLoaded),
       processLocal: () => this.#processLocal(),

@@ -89,7 +89,7 @@ export function launchTask(
   if (task.call.idempotencyKey !== undefined) init.idempotencyKey = task.call.idempotencyKey
   const ctx = new RequestContext(init, round)
   const running = Promise.resolve().then(() => body.run(ctx))
-  keepRunning(follow(runner, task, running, round, control, body), waitUntil)
+  keepRunning(runner, follow(runner, task, running, round, control, body), waitUntil)
 }
 
 /** Takes over a handler already running in a request that has just become `task`. */
@@ -102,13 +102,16 @@ export function adoptTask(
   body: TaskBody,
   waitUntil?: Exchange['waitUntil'],
 ): void {
-  keepRunning(follow(runner, task, running, round, control, body), waitUntil)
+  keepRunning(runner, follow(runner, task, running, round, control, body), waitUntil)
 }
 
-/** A run goes on after the response that started it; where the platform would cancel it, it is kept. */
-function keepRunning(run: Promise<void>, waitUntil: Exchange['waitUntil']): void {
+/**
+ * A run goes on after the response that started it; where the platform would cancel it, it is
+ * kept, with the events it published, until they have left this instance.
+ */
+function keepRunning(runner: TaskRunner, run: Promise<void>, waitUntil: Exchange['waitUntil']): void {
   if (waitUntil === undefined) void run
-  else waitUntil(run)
+  else waitUntil(run.then(() => runner.service.published()))
 }
 
 type RunEnd =

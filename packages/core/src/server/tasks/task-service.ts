@@ -288,6 +288,11 @@ export class TaskService {
     })
   }
 
+  /** Resolves once the task events published so far have left this instance (see `NotificationBus.settled`). */
+  async published(): Promise<void> {
+    await this.#bus.settled?.()
+  }
+
   /**
    * Asks for a task to stop. A task waiting for input ends cancelled at once; a running one is
    * marked, and its worker (on whichever instance) is told to abort; a terminal one stays as it is.

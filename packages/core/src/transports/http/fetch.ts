@@ -74,7 +74,8 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
       else door.logger.error({ event: 'http_failed', err: error }, 'HTTP handling failed')
       if (!writer.answered) writeFault(writer, 'TESSERA_TRANSPORT_FAILED', 'Internal error.')
     })
-    waitUntil?.(handling)
+    // On a Worker, the request lives until its handling and the events it published are done.
+    waitUntil?.(handling.then(() => door.published()))
     return writer.response
   }
 }
