@@ -3,7 +3,7 @@
 # the official SDK with --peer; any option is passed to bench/run.ts), then multi round-trip and
 # single-use round trips per store, idle listen streams in one process and across two workers,
 # startup to first answer, and a Worker on workerd (bundle, first request and CPU per request,
-# beside the official SDK's).
+# beside the official SDK's), with a profile of where a fresh isolate's first request goes.
 set -e
 sh bench/setup.sh
 npm run --silent build
@@ -12,3 +12,4 @@ node --import tsx bench/mrtr.ts
 node --import tsx bench/listen.ts
 node --import tsx bench/startup.ts
 node --import tsx bench/workerd.ts
+node --import tsx bench/first-request.ts

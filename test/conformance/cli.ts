@@ -22,11 +22,12 @@ export function parseCli() {
   }
   if (args.help) {
     console.log(`usage: npm run conformance -- [--revision 2026-07-28|2025-11-25|all] [--verbose]
-       [--runtime node|bun|deno|workerd|workerd-no-compat] [--server <entry.ts>] [--url http://127.0.0.1:PORT/mcp]
+       [--runtime node|bun|deno|workerd|workerd-no-compat|workerd-durable] [--server <entry.ts>] [--url http://127.0.0.1:PORT/mcp]
   --revision  revision(s) to run (comma list or 'all'); default: test/conformance/revisions.json
   --runtime   what serves the fixture: node (listen, default), bun (Bun.serve), deno
               (Deno.serve) or workerd (bundled as a Worker; workerd-no-compat without Node
-              compatibility), all but node through createFetchHandler
+              compatibility; workerd-durable without it, the stores in a Durable Object),
+              all but node through createFetchHandler
   --server    server entry started on the runtime (default: the fixture's entry for it,
               ${DEFAULT_ENTRIES.node} on node); it must listen on 127.0.0.1:$PORT at path /mcp
   --url       test an already running server instead of starting one

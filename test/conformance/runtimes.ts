@@ -3,22 +3,28 @@
  * The runtimes the fixture can be served on, each with its entry and how it starts: Node
  * (`listen`, through tsx), Bun (`Bun.serve`) and Deno (`Deno.serve`), the last two through the
  * web-standard face and the binaries of the `bun` and `deno` devDependencies, and workerd
- * (Cloudflare's runtime, the `workerd` devDependency), which serves the entry bundled as a Worker.
+ * (Cloudflare's runtime, the `workerd` devDependency), which serves the entry bundled as a Worker:
+ * with Node compatibility, without it, and without it with the server's stores in a Durable Object
+ * (`@tessera/cloudflare`, the object kept on disk for the run).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { bundleWorker, serveWorker } from '../runtimes/workerd.ts'
+import { bundleWorker, serveWorker, serveWorkers } from '../runtimes/workerd.ts'
 import { die, ROOT } from './config.ts'
 
-/** `workerd` has Node compatibility (today's default); `workerd-no-compat` runs without it. */
-export const RUNTIMES = ['node', 'bun', 'deno', 'workerd', 'workerd-no-compat'] as const
+/**
+ * `workerd` has Node compatibility (today's default); `workerd-no-compat` runs without it, and so
+ * does `workerd-durable`, whose server keeps its stores in a Durable Object.
+ */
+export const RUNTIMES = ['node', 'bun', 'deno', 'workerd', 'workerd-no-compat', 'workerd-durable'] as const
 export type Runtime = (typeof RUNTIMES)[number]
 export type WorkerRuntime = Extract<Runtime, `workerd${string}`>
 
 /** Whether `runtime` is workerd, which serves an entry bundled as a Worker. */
 export function isWorker(runtime: Runtime): runtime is WorkerRuntime {
-  return runtime === 'workerd' || runtime === 'workerd-no-compat'
+  return runtime === 'workerd' || runtime === 'workerd-no-compat' || runtime === 'workerd-durable'
 }
 
 const FIXTURE = 'examples/conformance-server/src'
@@ -30,6 +36,7 @@ export const DEFAULT_ENTRIES: Readonly<Record<Runtime, string>> = {
   deno: `${FIXTURE}/deno.ts`,
   workerd: `${FIXTURE}/worker.ts`,
   'workerd-no-compat': `${FIXTURE}/worker.ts`,
+  'workerd-durable': `${FIXTURE}/durable-worker.ts`,
 }
 
 /** `raw` as a runtime, or a setup error naming the known ones. */
@@ -75,7 +82,23 @@ export interface Started {
 export async function startOn(runtime: Runtime, entry: string, port: number): Promise<Started> {
   if (isWorker(runtime)) {
     binaryOf(runtime)
-    return serveWorker(await bundleWorker(entry), port, runtime === 'workerd')
+    const code = await bundleWorker(entry)
+    if (runtime !== 'workerd-durable') return serveWorker(code, port, runtime === 'workerd')
+    const storageDir = mkdtempSync(join(tmpdir(), 'tessera-durable-'))
+    const served = serveWorkers({
+      code,
+      ports: [port],
+      nodeCompat: false,
+      durableObjects: [{ className: 'TesseraDurableObject', binding: 'TESSERA' }],
+      storageDir,
+    })
+    return {
+      child: served.child,
+      stop() {
+        served.stop()
+        rmSync(storageDir, { recursive: true, force: true })
+      },
+    }
   }
   const { program, args } = commandFor(runtime, entry)
   const child = spawn(program, args, {
@@ -92,5 +115,7 @@ export function versionOf(runtime: Runtime): string {
   const out = spawnSync(binaryOf(runtime), ['--version'], { encoding: 'utf8' }).stdout ?? ''
   const line = out.split('\n')[0]?.trim() ?? ''
   const named = line.startsWith(runtime) ? line : `${runtime} ${line}`
-  return runtime === 'workerd-no-compat' ? `${named} without Node compatibility` : named
+  if (runtime === 'workerd-no-compat') return `${named} without Node compatibility`
+  if (runtime === 'workerd-durable') return `${named} without Node compatibility, stores in a Durable Object`
+  return named
 }

@@ -1,9 +1,9 @@
 /**
  * @module runtimes.test
  * The same server served by Node (`listen`), Bun (`Bun.serve`), Deno (`Deno.serve`) and workerd
- * (bundled as a Worker, with Node compatibility and without), the last three through the web-standard face, each with the runtime's
- * own defaults, probed over real HTTP
- * on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
+ * (bundled as a Worker: with Node compatibility, without it, and without it with the server's
+ * stores in a Durable Object), the last three through the web-standard face, each with the
+ * runtime's own defaults, probed over real HTTP on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
  * refused with the one fixed error; the committed requestState test vectors open, or are refused
  * for their reason, alike; the shared JSON Schema suite gets every verdict; parallel copies of one accepted single-use answer act once
  * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
@@ -37,6 +37,7 @@ const PROBES: Readonly<Record<Runtime, string>> = {
   deno: `${HERE}/probe-deno.ts`,
   workerd: `${HERE}/probe-worker.ts`,
   'workerd-no-compat': `${HERE}/probe-worker.ts`,
+  'workerd-durable': `${HERE}/probe-durable-worker.ts`,
 }
 
 async function serve(runtime: Runtime, entry = PROBES[runtime]): Promise<Served> {
@@ -109,7 +110,11 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
   /** What a check script prints on this runtime (a Worker's answer to any request), as JSON. */
   async function checked(script: string): Promise<unknown> {
     if (isWorker(runtime)) {
-      const worker = await serve(runtime, `${HERE}/${script}-worker.ts`)
+      // The check scripts keep nothing: the durable runtime checks them as workerd without Node compatibility.
+      const worker = await serve(
+        runtime === 'workerd-durable' ? 'workerd-no-compat' : runtime,
+        `${HERE}/${script}-worker.ts`,
+      )
       try {
         return await (await fetch(worker.url)).json()
       } finally {

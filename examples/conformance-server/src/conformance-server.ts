@@ -1,16 +1,22 @@
 /**
  * @module conformance-server
  * The conformance fixture's server: every tool, resource and prompt the official suite calls.
- * Each runtime's entry serves it on 127.0.0.1 at /mcp (`main.ts` on Node, `bun.ts`, `deno.ts`).
+ * Each runtime's entry serves it on 127.0.0.1 at /mcp (`main.ts` on Node, `bun.ts`, `deno.ts`,
+ * `worker.ts` and `durable-worker.ts` on workerd); `stores` are the server's, in memory by default.
  */
-import { createServer } from '@tessera/core'
+import { createServer, type Stores } from '@tessera/core'
 import { registerPrompts, registerResources, registerTriggers } from './catalogue.ts'
 import { registerContentTools } from './content-tools.ts'
 import { registerInteractiveTools } from './interactive-tools.ts'
 import { registerTaskTools } from './task-tools.ts'
 
-export function createConformanceServer() {
-  const app = createServer({ name: 'tessera-conformance', version: '0.1.0', logging: true })
+export function createConformanceServer(stores?: Stores) {
+  const app = createServer({
+    name: 'tessera-conformance',
+    version: '0.1.0',
+    logging: true,
+    ...(stores === undefined ? {} : { stores }),
+  })
   registerContentTools(app)
   registerInteractiveTools(app)
   registerTaskTools(app)
