@@ -38,8 +38,8 @@ export function workspaceSources(): Map<string, string> {
 
 /**
  * `#crypto` → `packages/core/src/security/crypto-node.ts`: each package's subpath imports, by the
- * source they name under the `tessera-source` condition (Node's build, which the tests run on).
- * tsc reaches the same file through that condition (tsconfig.base's `customConditions`).
+ * source of the build they name by `default` (Node's, which the tests run on). tsc, tsx and Bun
+ * reach the same file through the tsconfigs' `paths`.
  */
 export function workspaceImports(): Map<string, string> {
   const sources = new Map<string, string>()
@@ -47,7 +47,8 @@ export function workspaceImports(): Map<string, string> {
     const base = join(ROOT, 'packages', dir)
     const manifest = JSON.parse(readFileSync(join(base, 'package.json'), 'utf8')) as Manifest
     for (const [specifier, targets] of Object.entries(manifest.imports ?? {})) {
-      sources.set(specifier, relative(ROOT, join(base, targets['tessera-source']!)))
+      const source = targets.default!.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts')
+      sources.set(specifier, relative(ROOT, join(base, source)))
     }
   }
   return sources

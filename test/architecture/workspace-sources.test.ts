@@ -6,7 +6,7 @@
  * web build names one existing build under each of the `workerd`, `worker` and `browser` conditions.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { workspaceImports, workspaceSources } from '../workspace-sources.ts'
 import { ROOT } from './import-scan.ts'
@@ -15,18 +15,35 @@ const tsconfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) a
   compilerOptions: { paths: Record<string, string[]> }
 }
 
-/** The condition tsc resolves a subpath import under inside the repository (tsconfig.base's customConditions). */
-const SOURCE_CONDITION = 'tessera-source'
-
 /** The conditions a web build of an entry point is published under (Workers, browsers). */
 const WEB_CONDITIONS = ['workerd', 'worker', 'browser']
 
 describe('workspace sources', () => {
-  it('mapsEveryPackageExportToItsSourceInTheRootTsconfig', () => {
+  it('mapsEveryPackageExportAndSubpathImportToItsSourceInTheRootTsconfig', () => {
     const expected = Object.fromEntries(
-      [...workspaceSources()].map(([specifier, source]) => [specifier, [`./${source}`]]),
+      [...workspaceSources(), ...workspaceImports()].map(([specifier, source]) => [
+        specifier,
+        [`./${source}`],
+      ]),
     )
     expect(tsconfig.compilerOptions.paths).toEqual(expected)
+  })
+
+  it('mapsEverySubpathImportToItsSourceWhereverATsconfigHasPaths', () => {
+    // tsconfig.base serves the package builds; a tsconfig with paths of its own replaces them.
+    const expected = Object.fromEntries(
+      [...workspaceImports()].map(([specifier, source]) => [specifier, [`./${source}`]]),
+    )
+    const base = JSON.parse(readFileSync(join(ROOT, 'tsconfig.base.json'), 'utf8')) as typeof tsconfig
+    expect(base.compilerOptions.paths).toEqual(expected)
+    const ui = JSON.parse(
+      readFileSync(join(ROOT, 'packages/cli/ui/tsconfig.json'), 'utf8'),
+    ) as typeof tsconfig
+    for (const [specifier, [source]] of Object.entries(expected)) {
+      expect(ui.compilerOptions.paths[specifier], specifier).toEqual([
+        relative(join(ROOT, 'packages/cli/ui'), join(ROOT, source!)),
+      ])
+    }
   })
 
   it('pointsEveryExportAtTheDistFilesOfAnExistingSource', () => {
@@ -58,16 +75,12 @@ describe('workspace sources', () => {
         imports?: Record<string, Record<string, string>>
       }
       for (const [specifier, targets] of Object.entries(manifest.imports ?? {})) {
-        expect(Object.keys(targets), `${dir} ${specifier}`).toEqual([
-          SOURCE_CONDITION,
-          ...WEB_CONDITIONS,
-          'default',
-        ])
-        // Inside the repository (tsc's customConditions, the vitest aliases) it is Node's build, from sources.
-        expect(targets[SOURCE_CONDITION], `${dir} ${specifier}`).toBe(
-          targets.default!.replace(/^\.\/dist\//, './src/').replace(/\.js$/, '.ts'),
+        // Only built files: a published manifest names nothing a plain node or tsc cannot load.
+        expect(Object.keys(targets), `${dir} ${specifier}`).toEqual([...WEB_CONDITIONS, 'default'])
+        // Inside the repository (the tsconfigs' paths, the vitest aliases) it is Node's build, from sources.
+        expect(workspaceImports().get(specifier)).toBe(
+          join('packages', dir, targets.default!.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
         )
-        expect(workspaceImports().get(specifier)).toBe(join('packages', dir, targets[SOURCE_CONDITION]!))
         expect(
           new Set(WEB_CONDITIONS.map((condition) => targets[condition])).size,
           `${dir} ${specifier}`,

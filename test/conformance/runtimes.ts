@@ -52,19 +52,16 @@ function binaryOf(runtime: Exclude<Runtime, 'node'>): string {
   return program
 }
 
-const SOURCE_CONDITION = '--conditions=tessera-source'
-
 /** The program and arguments that run `entry` on a runtime that runs a file as it is. */
 export function commandFor(
   runtime: Exclude<Runtime, WorkerRuntime>,
   entry: string,
 ): { program: string; args: string[] } {
-  // Node and Bun run the sources: `@tessera/*` through tsconfig's paths, and core's subpath
-  // imports (`#crypto`) through the condition that names their sources.
-  if (runtime === 'node')
-    return { program: process.execPath, args: [SOURCE_CONDITION, '--import', 'tsx', entry] }
+  // Node (through tsx) and Bun run the sources: `@tessera/*` and core's subpath imports
+  // (`#crypto`) through the root tsconfig's paths.
+  if (runtime === 'node') return { program: process.execPath, args: ['--import', 'tsx', entry] }
   const program = binaryOf(runtime)
-  if (runtime === 'bun') return { program, args: [SOURCE_CONDITION, entry] }
+  if (runtime === 'bun') return { program, args: [entry] }
   // Loopback only, the environment (PORT, the log level), and reading its own modules.
   return {
     program,
