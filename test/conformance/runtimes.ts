@@ -8,8 +8,7 @@
  * (`@tessera/cloudflare`, the object kept on disk for the run).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { bundleWorker, serveWorker, serveWorkers } from '../runtimes/workerd.ts'
 import { die, ROOT } from './config.ts'
@@ -81,21 +80,12 @@ export async function startOn(runtime: Runtime, entry: string, port: number): Pr
     binaryOf(runtime)
     const code = await bundleWorker(entry)
     if (runtime !== 'workerd-durable') return serveWorker(code, port, runtime === 'workerd')
-    const storageDir = mkdtempSync(join(tmpdir(), 'tessera-durable-'))
-    const served = serveWorkers({
+    return serveWorkers({
       code,
       ports: [port],
       nodeCompat: false,
       durableObjects: [{ className: 'TesseraDurableObject', binding: 'TESSERA' }],
-      storageDir,
     })
-    return {
-      child: served.child,
-      stop() {
-        served.stop()
-        rmSync(storageDir, { recursive: true, force: true })
-      },
-    }
   }
   const { program, args } = commandFor(runtime, entry)
   const child = spawn(program, args, {

@@ -4,7 +4,7 @@
  * before it acts and counts what it did, and a count to read back. The entries beside it serve it
  * on Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), on 127.0.0.1:$PORT at /mcp.
  */
-import { createServer, elicitForm, type Stores } from '@tessera/core'
+import { createServer, elicitForm, type ServerOptions } from '@tessera/core'
 import { z } from 'zod'
 
 const askConfirm = elicitForm({
@@ -12,14 +12,10 @@ const askConfirm = elicitForm({
   requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
 })
 
-/** The probe server; `stores` are its own, in memory by default. */
-export function createProbeServer(stores?: Stores) {
+/** The probe server; its stores in memory and an ephemeral key unless `options` give them. */
+export function createProbeServer(options: Pick<ServerOptions, 'stores' | 'requestState'> = {}) {
   let rolledBack = 0
-  const app = createServer({
-    name: 'runtime-probe',
-    version: '1.0.0',
-    ...(stores === undefined ? {} : { stores }),
-  })
+  const app = createServer({ name: 'runtime-probe', version: '1.0.0', ...options })
   app.tool(
     'greet',
     { description: 'Greets someone.', input: z.object({ name: z.string() }) },

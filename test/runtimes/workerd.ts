@@ -7,7 +7,7 @@
  * with one from before, without it.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { builtinModules } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,15 +75,15 @@ export interface WorkersOptions {
   /** Text bindings (a Worker's vars and secrets), the same in every Worker. */
   text?: Readonly<Record<string, string>>
   /**
-   * The directory the objects are kept in, so they outlive workerd; without it they are kept in
-   * memory, where workerd gives them no SQL storage.
+   * The directory the objects are kept in, so they outlive workerd. Without it they are kept in a
+   * directory of their own, removed on stop: workerd gives an object SQL storage only on disk.
    */
   storageDir?: string
 }
 
 /**
- * Serves `code` as one Worker per port in one workerd process, sharing a Durable Object namespace
- * when asked; `stop` kills it and removes its files (never `storageDir`).
+ * Serves `code` as one Worker per port in one workerd process, sharing Durable Object namespaces
+ * when asked; `stop` kills it and removes its files (never a `storageDir` it was given).
  */
 export function serveWorkers(options: WorkersOptions): RunningWorker {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-workerd-'))
@@ -91,8 +91,10 @@ export function serveWorkers(options: WorkersOptions): RunningWorker {
   const objects = options.durableObjects ?? []
   const names = options.ports.map((_, n) => `worker${n}`)
   const services = names.map((name) => `(name = "${name}", worker = .${name})`)
-  if (options.storageDir !== undefined) {
-    services.push(`(name = "objects", disk = (path = "${options.storageDir}", writable = true))`)
+  if (objects.length > 0) {
+    const storage = options.storageDir ?? join(dir, 'objects')
+    mkdirSync(storage, { recursive: true })
+    services.push(`(name = "objects", disk = (path = "${storage}", writable = true))`)
   }
   const text = Object.entries(options.text ?? {}).map(
     ([name, value]) => `(name = "${name}", text = ${JSON.stringify(value)})`,
@@ -118,7 +120,7 @@ export function serveWorkers(options: WorkersOptions): RunningWorker {
       )
       lines.push(
         `durableObjectNamespaces = [${namespaces.join(', ')}],`,
-        `durableObjectStorage = ${options.storageDir === undefined ? '(inMemory = void)' : '(localDisk = "objects")'},`,
+        'durableObjectStorage = (localDisk = "objects"),',
       )
     }
     return `const ${name} :Workerd.Worker = (\n  ${lines.join('\n  ')}\n);`
@@ -159,30 +161,16 @@ export interface StartedWorkers {
   readonly urls: readonly string[]
   /** What workerd printed, a Worker's console included. */
   output(): string
-  /** Kills workerd and waits for it to exit; removes the storage directory it made itself. */
+  /** Kills workerd and waits for it to exit. */
   stop(): Promise<void>
 }
 
-/**
- * Bundles `entry` and serves it as `count` Workers on free ports, resolving once each answers. With
- * Durable Objects and no `storageDir`, the objects are kept in a directory of their own (workerd
- * keeps a SQLite-backed object only on disk), removed on stop.
- */
+/** Bundles `entry` and serves it as `count` Workers on free ports, resolving once each answers. */
 export async function startWorkers(options: StartOptions): Promise<StartedWorkers> {
   const { entry, count, nodeCompat = false, ...served } = options
-  const ownDir =
-    served.durableObjects !== undefined && served.storageDir === undefined
-      ? mkdtempSync(join(tmpdir(), 'tessera-objects-'))
-      : undefined
   const code = await bundleWorker(entry)
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()))
-  const running = serveWorkers({
-    ...served,
-    code,
-    ports,
-    nodeCompat,
-    ...(ownDir === undefined ? {} : { storageDir: ownDir }),
-  })
+  const running = serveWorkers({ ...served, code, ports, nodeCompat })
   let output = ''
   const collect = (chunk: Buffer) => {
     output += chunk.toString()
@@ -193,7 +181,6 @@ export async function startWorkers(options: StartOptions): Promise<StartedWorker
   const stop = async () => {
     running.stop()
     if (running.child.exitCode === null && running.child.signalCode === null) await exited
-    if (ownDir !== undefined) rmSync(ownDir, { recursive: true, force: true })
   }
   const urls = ports.map((port) => `http://127.0.0.1:${port}`)
   const deadline = Date.now() + 30_000

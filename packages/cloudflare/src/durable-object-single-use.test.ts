@@ -17,7 +17,8 @@ import { startStoresWorkers, workerdMissing } from './stores-in-workerd.fixture.
 const skip = workerdMissing()
 if (skip) process.stderr.write(`durable-object-single-use tests skipped: ${skip}\n`)
 
-const ENTRY = 'packages/cloudflare/src/rollback-worker.fixture.ts'
+/** The runtime probes' Worker with its stores in the object: its rollback asks, then acts once. */
+const ENTRY = 'test/runtimes/probe-durable-worker.ts'
 const storage = mkdtempSync(join(tmpdir(), 'tessera-rollback-objects-'))
 let workers: StartedWorkers | undefined
 afterAll(async () => {

@@ -23,7 +23,7 @@ export function workerdMissing(): string | undefined {
 /**
  * Serves `entry` (from the repository's root; by default the stores Worker) as `count` Workers
  * binding one `TesseraDurableObject` namespace as `TESSERA`, its objects on disk in `storageDir`
- * (kept) or in a directory of their own (removed on stop).
+ * (kept) or in a directory of workerd's run (removed on stop).
  */
 export function startStoresWorkers(
   count: number,
