@@ -18,6 +18,7 @@ describe('api report', () => {
       'cloudflare.api.md',
       'core.api.md',
       'create-tessera.api.md',
+      'skills.api.md',
       'store-postgres.api.md',
       'store-redis.api.md',
       'store-sqlite.api.md',

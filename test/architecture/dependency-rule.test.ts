@@ -208,6 +208,24 @@ const authViolations = () =>
  * (`cloudflare:workers`) and its own files. It runs where Node does not, so no Node built-in, and
  * it is a set of stores, so no transport.
  */
+/**
+ * `@tessera/skills` outside its tests: core (any entry point), yaml and its own files; it serves
+ * skills on every runtime, so a Node built-in only in its Node entry (`src/node.ts`).
+ */
+const skillsViolations = () => {
+  const nodeEntry = join(ROOT, 'packages', 'skills', 'src', 'node.ts')
+  const builtins = listTsFiles(join(ROOT, 'packages', 'skills', 'src'))
+    .filter((file) => !isTestFile(file) && file !== nodeEntry)
+    .flatMap((file) => importsOf(file).map((ref) => ({ file, ref })))
+    .filter(({ ref }) => isBuiltin(ref.specifier))
+    .map(({ file, ref }) => `${repoPath(file)}:${ref.line} ${ref.specifier}`)
+  const packages = packageViolations('skills', (specifier) => {
+    const pkg = packageOf(specifier)
+    return pkg === '@tessera/core' || pkg === 'yaml' || isBuiltin(specifier)
+  })
+  return [...builtins, ...packages]
+}
+
 const cloudflareViolations = () =>
   packageViolations('cloudflare', (specifier) =>
     ['@tessera/core/ports', 'cloudflare:workers'].includes(specifier),
@@ -216,6 +234,11 @@ const cloudflareViolations = () =>
 describe('dependency rule', () => {
   it('authImportsOnlyCoreJoseAndNodeBuiltins', () => {
     expect(authViolations()).toEqual([])
+  })
+
+  it('skillsImportsOnlyCoreAndYamlAndNodeOnlyInItsNodeEntry', () => {
+    expect(listTsFiles(join(ROOT, 'packages', 'skills', 'src')).length).toBeGreaterThan(5)
+    expect(skillsViolations()).toEqual([])
   })
 
   it('cloudflareImportsOnlyCorePortsAndTheWorkersRuntime', () => {

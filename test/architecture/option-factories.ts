@@ -28,6 +28,7 @@ import {
 import { originatingRequestBinder } from '@tessera/core/request-state'
 import { serveStdio } from '@tessera/core/stdio'
 import { createTestClient } from '@tessera/core/testing'
+import { skillsExtension } from '@tessera/skills'
 import {
   postgresEventStore,
   postgresNotificationBus,
@@ -113,6 +114,7 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
     },
   },
   createTestClient: { call: (extra) => createTestClient(app(), any(extra)) },
+  skillsExtension: { call: (extra) => skillsExtension(any({ skills: [], ...extra })) },
   serveCluster: {
     call: (extra) => serveCluster(any({ server: app, workers: 0, ...extra })),
     refusedAnyway: 'a valid call forks workers of this test process',
@@ -202,6 +204,8 @@ export const NOT_OPTIONS: Readonly<Record<string, string>> = {
   assertClaimArguments: 'the conditions of one claim, checked by the claim itself',
   assertReplacement: 'a task record, the argument of a store operation',
   isLocalEvent: 'a bus event',
+  declaresExtension: "a client's capabilities, read as the client sent them",
+  requireScopes: 'the caller, as the transport authenticated it',
 }
 
 const tool = (extra: Extra) =>

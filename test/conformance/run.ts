@@ -12,6 +12,8 @@
  * The suite (@modelcontextprotocol/conformance, pinned) needs Node >= 22; it runs on a Node 22
  * binary installed on demand under .tessera/node22. The server under test runs on this Node, or on
  * the Bun, Deno or workerd of the devDependencies (`--runtime`; on workerd, bundled as a Worker).
+ * Each revision's run is followed by the extension scenarios the fixture is held to
+ * (extension-scenarios.json), each on its own: none of them may fail, warn or skip a check.
  * Results: test/conformance/results/<rev>/server-<scenario>-<ts>/checks.json, suite log
  * test/conformance/results/<rev>.log, server log test/conformance/results/server.log.
  *
@@ -23,6 +25,7 @@ import { join, resolve } from 'node:path'
 import { checkRevision } from './baseline-check.ts'
 import { parseCli, selectRevisions } from './cli.ts'
 import { die, Fatal, RESULTS, ROOT, rel, SUITE_CLI } from './config.ts'
+import { runExtensionScenarios } from './extension-scenarios.ts'
 import { choosePort, type RunningServer, startServer, stopServer, waitUntilUp } from './fixture-server.ts'
 import { baselineFor } from './inputs.ts'
 import { ensureNode22 } from './node22.ts'
@@ -44,10 +47,15 @@ async function runRevision(
   mkdirSync(outDir, { recursive: true })
   const baselinePath = baselineFor(rev)
   console.log(`conformance: ${rev} against ${url} ...`)
-  const suite = await runSuite(node22, url, rev, baselinePath, outDir, args.verbose)
+  const suite = await runSuite(node22, url, { requirements: rev, baselinePath }, outDir, args.verbose)
   const report = checkRevision(rev, outDir, baselinePath, suite, args.verbose, runtime)
   printReport(report)
-  const why = [...(suite.exitCode !== 0 ? [`suite exit code ${suite.exitCode}`] : []), ...report.problems]
+  const extensions = await runExtensionScenarios(node22, url, rev, args.verbose)
+  const why = [
+    ...(suite.exitCode !== 0 ? [`suite exit code ${suite.exitCode}`] : []),
+    ...report.problems,
+    ...extensions,
+  ]
   if (why.length === 0) return { summary: `${rev}: pass`, failed: false }
   for (const w of report.problems) console.log(`  FAIL ${w}`)
   return {

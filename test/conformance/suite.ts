@@ -16,28 +16,34 @@ export interface SuiteRun {
   verdict: string[]
 }
 
+/**
+ * What one run covers: the scenarios a revision requires (with its baseline of expected
+ * failures), or one scenario outside every requirement set, an extension's, on a revision's wire.
+ */
+export type Selection =
+  | { readonly requirements: string; readonly baselinePath: string }
+  | { readonly scenario: string; readonly specVersion: string }
+
+/** The log of a selection's run, under results/. */
+export function logPathOf(selection: Selection): string {
+  return 'requirements' in selection
+    ? join(RESULTS, `${selection.requirements}.log`)
+    : join(RESULTS, `${selection.specVersion}-${selection.scenario}.log`)
+}
+
 export function runSuite(
   node22: string,
   url: string,
-  rev: string,
-  baselinePath: string,
+  selection: Selection,
   outDir: string,
   verbose: boolean,
 ): Promise<SuiteRun> {
-  const logPath = join(RESULTS, `${rev}.log`)
-  const log = createWriteStream(logPath)
-  const argv = [
-    SUITE_CLI,
-    'server',
-    '--url',
-    url,
-    '--requirements',
-    rev,
-    '--expected-failures',
-    baselinePath,
-    '-o',
-    outDir,
-  ]
+  const log = createWriteStream(logPathOf(selection))
+  const chosen =
+    'requirements' in selection
+      ? ['--requirements', selection.requirements, '--expected-failures', selection.baselinePath]
+      : ['--scenario', selection.scenario, '--spec-version', selection.specVersion, '--force']
+  const argv = [SUITE_CLI, 'server', '--url', url, ...chosen, '-o', outDir]
   log.write(`$ ${[rel(node22), ...argv.map((a) => (a.startsWith('/') ? rel(a) : a))].join(' ')}\n\n`)
   const started = Date.now()
   const child = spawn(node22, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })

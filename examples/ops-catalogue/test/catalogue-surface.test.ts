@@ -53,9 +53,11 @@ describe('discovery and lists', () => {
     expect(ask.result?.resultType).toBe('input_required')
   })
 
-  it('listsTheCatalogueResourceAndTheRunbooksTemplate', async () => {
+  it('listsTheCatalogueResourceTheRunbookSkillsAndTheRunbooksTemplate', async () => {
     const resources = await client.request<{ resources: Array<{ uri: string }> }>('resources/list')
-    expect(resources.result?.resources.map((r) => r.uri)).toEqual(['ops://catalogue'])
+    const uris = resources.result?.resources.map((r) => r.uri) ?? []
+    expect(uris.filter((uri) => !uri.startsWith('skill://'))).toEqual(['ops://catalogue'])
+    expect(uris.filter((uri) => uri.startsWith('skill://'))).toHaveLength(12)
     const templates = await client.request<{ resourceTemplates: Array<{ uriTemplate: string }> }>(
       'resources/templates/list',
     )
@@ -160,6 +162,27 @@ describe('resources, prompt and completion', () => {
     expect(reply.result?.contents[0]?.text).toContain('# Elevated 5xx on /orders')
     const missing = await client.readResource('ops://runbooks/nope')
     expect(missing.error).toMatchObject({ code: -32602, data: { uri: 'ops://runbooks/nope' } })
+  })
+
+  it('servesEachServicesRunbooksAsASkillWhoseBodyIsTheRunbooksResource', async () => {
+    const discovered = await client.discover()
+    expect(discovered.result?.capabilities).toMatchObject({
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+    })
+    const listed = await client.request<{
+      skills: Array<{ uri: string; frontmatter: Record<string, unknown> }>
+    }>('skills/list')
+    const checkout = listed.result?.skills.find((skill) => skill.uri === 'skill://runbooks/checkout/SKILL.md')
+    expect(checkout?.frontmatter).toMatchObject({
+      name: 'checkout',
+      description: expect.stringContaining('Elevated 5xx on /orders'),
+      metadata: { service: 'checkout', tier: 1 },
+    })
+    const skill = await client.readResource('skill://runbooks/checkout/SKILL.md')
+    const runbooks = await client.readResource('ops://runbooks/checkout')
+    const body = skill.result?.contents[0]?.text ?? ''
+    expect(body.startsWith('---\nname: checkout\n')).toBe(true)
+    expect(body.endsWith(runbooks.result?.contents[0]?.text ?? 'missing')).toBe(true)
   })
 
   it('incidentTriagePutsStatusRecentChangesAndTheRunbooksInTheMessages', async () => {

@@ -5,12 +5,14 @@
  */
 import { createServer, type Logger, type McpServer, type Stores } from '@tessera/core'
 import type { StateKey } from '@tessera/core/request-state'
+import { skillsExtension } from '@tessera/skills'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
 import { reseedingLog } from '../deployments/reseeding-log.ts'
 import { registerIncidentTriage } from '../prompts/incident-triage.ts'
 import { registerCatalogueResource } from '../resources/catalogue-resource.ts'
 import { registerRunbooksResource } from '../resources/runbooks-resource.ts'
+import { runbookSkills } from '../skills/runbook-skills.ts'
 import { registerDeploymentHistory } from '../tools/deployment-history.ts'
 import { registerRollback } from '../tools/rollback.ts'
 import { registerServiceStatus } from '../tools/service-status.ts'
@@ -47,7 +49,7 @@ export interface OpsServerOptions {
 
 const INSTRUCTIONS = [
   'Operations catalogue: services with their owner, tier, health and deployment history, plus runbooks.',
-  'Read ops://catalogue for the list of services; ops://runbooks/{service} holds what to do when one misbehaves.',
+  'Read ops://catalogue for the list of services; ops://runbooks/{service} (also the skill skill://runbooks/{service}) holds what to do when one misbehaves.',
   'rollback changes production: call it without `version` so that a person is asked to confirm and choose the version.',
 ].join(' ')
 
@@ -63,6 +65,10 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     requestState: { keys: options.stateKeys },
     stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
+    // The runbooks, also as skills: readable with the same scope as ops://runbooks/{service}.
+    extensions: [
+      skillsExtension({ skills: runbookSkills(options.catalogue), scopes: options.scopes?.read ?? [] }),
+    ],
     ...(options.leaseMs === undefined
       ? {}
       : { singleUse: { leaseMs: options.leaseMs }, tasks: { leaseMs: options.leaseMs } }),

@@ -1,13 +1,15 @@
 /**
  * @module catalogue
  * What a server offers and how it lists it: its identity, the registries of tools, resources and
- * prompts, the cache hints and page size of their lists, the versions it speaks, and the
- * capabilities that follow from what is registered. Methods read it; only registration changes it.
+ * prompts, the cache hints and page size of their lists, the versions it speaks, its extensions,
+ * and the capabilities that follow from what is registered. Methods read it; only registration changes it.
  */
 import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
 import type { ResolvedCacheHints } from './cache-hints.ts'
+import type { Era } from './context.ts'
+import type { InstalledExtensions } from './extensions/installed-extensions.ts'
 import type { PromptRegistry } from './registry/prompts.ts'
 import type { ResourceRegistry } from './registry/resources.ts'
 import type { ToolRegistry } from './registry/tools.ts'
@@ -25,7 +27,10 @@ export interface Catalogue {
   /** The (deprecated) logging capability is declared and per-request `logLevel` honoured. */
   readonly logging: boolean
   readonly versions: Versions
-  capabilities(): ServerCapabilities
+  /** The extensions it was created with (tasks always among them). */
+  readonly extensions: InstalledExtensions
+  /** What `server/discover` (2026-07-28) or `initialize` (2025-11-25) advertises now. */
+  capabilities(era: Era): ServerCapabilities
   hasCompletions(): boolean
 }
 

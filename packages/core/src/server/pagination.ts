@@ -7,13 +7,22 @@
 import { sha256Base64url } from '#crypto'
 import { TesseraError } from '../errors.ts'
 
+/** One page of a list, and the cursor of the next. */
 export interface Page<T> {
+  /** At most a page size of items, in list order. */
   items: T[]
   /** The offset of the page's first item in the list. */
   start: number
+  /** The cursor of the next page; undefined on the last. */
   nextCursor: string | undefined
 }
 
+/**
+ * The page of `items` that `cursor` (as the client sent it; undefined or '' for the first page)
+ * starts, of at most `pageSize` items, with the cursor of the next page when there is one. `list`
+ * names the list, so a cursor of one list is refused by another. A cursor that was not made here
+ * for `list` is -32602.
+ */
 export function paginate<T>(list: string, items: readonly T[], cursor: unknown, pageSize: number): Page<T> {
   const start = cursor === undefined || cursor === '' ? 0 : decodeCursor(list, cursor)
   if (start > items.length) throw invalidCursor()

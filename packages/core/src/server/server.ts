@@ -12,7 +12,7 @@ import type { Logger } from '../observation/logger.ts'
 import { Observer, type Subscriber } from '../observation/observer.ts'
 import type { Known, Telemetry } from '../observation/telemetry/telemetry.ts'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
-import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
 import {
@@ -26,14 +26,18 @@ import { memoryReplayStore } from '../security/replay/memory-replay-store.ts'
 import { CACHE_HINT_NAMES, resolveCacheHints } from './cache-hints.ts'
 import type { Catalogue } from './catalogue.ts'
 import { MessageConnection } from './connection.ts'
+import type { Era } from './context.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
+import type { Extension } from './extensions/extension.ts'
+import { InstalledExtensions } from './extensions/installed-extensions.ts'
 import { memoryEventStore } from './handshake/event-store.ts'
 import { SESSION_METHODS } from './handshake/serve-handshake.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
 import { HandshakeSessions } from './handshake/sessions.ts'
 import type { McpServer } from './mcp-server.ts'
-import { orphanRuns } from './methods/tasks.ts'
+import type { ServerParts } from './methods/method-call.ts'
+import { orphanRuns, type TasksHost } from './methods/tasks.ts'
 import {
   REQUEST_STATE_OPTION_NAMES,
   type RequestStateOptions,
@@ -41,19 +45,25 @@ import {
   StateService,
 } from './mrtr/state-service.ts'
 import type { NotificationBus } from './notification-bus.ts'
-import { methodTable } from './pipeline/method-table.ts'
+import { CORE_METHOD_NAMES, MethodTable } from './pipeline/method-table.ts'
 import { type ModernServer, serveModern } from './pipeline/modern.ts'
 import { ResultEncoder } from './pipeline/result-encoder.ts'
 import type { Platform } from './platform.ts'
 import { checkReadiness } from './readiness.ts'
-import { type AnyPromptHandler, PromptRegistry } from './registry/prompts.ts'
-import { type AnyResourceHandler, type AnyTemplateHandler, ResourceRegistry } from './registry/resources.ts'
-import { type AnyToolHandler, ToolRegistry } from './registry/tools.ts'
+import { type AnyPromptHandler, CORE_PROMPT_OPTIONS, PromptRegistry } from './registry/prompts.ts'
+import {
+  type AnyResourceHandler,
+  type AnyTemplateHandler,
+  CORE_RESOURCE_OPTIONS,
+  ResourceRegistry,
+} from './registry/resources.ts'
+import { type AnyToolHandler, CORE_TOOL_OPTIONS, ToolRegistry } from './registry/tools.ts'
 import type { Services } from './services.ts'
 import { warnEphemeralKey, warnSingleUseInMemory } from './serving-warnings.ts'
 import { assertStores, type Stores } from './stores.ts'
 import { TaskService, type TaskSettings } from './tasks/task-service.ts'
 import { memoryTaskStore, type TaskStore } from './tasks/task-store.ts'
+import { tasksExtension } from './tasks/tasks-extension.ts'
 import type {
   CacheHints,
   PromptArgumentsInput,
@@ -98,6 +108,12 @@ export interface ServerOptions {
   singleUse?: { leaseMs?: number }
   /** Tasks of tools that run as tasks (see `ToolConfig.task`). */
   tasks?: TaskOptions
+  /**
+   * Extensions of the protocol beyond those built in (tasks is always installed): what each
+   * advertises, the methods it adds, the options it adds to definitions. See `Extension` in
+   * `@tessera/core/extension`.
+   */
+  extensions?: readonly Extension[]
   /** Advertise the (deprecated) logging capability and honour per-request `logLevel`. */
   logging?: boolean
   /**
@@ -169,6 +185,7 @@ const OPTION_NAMES = {
   stores: true,
   singleUse: true,
   tasks: true,
+  extensions: true,
   logging: true,
   listOnlyPermitted: true,
   maxRounds: true,
@@ -228,6 +245,7 @@ class Server implements McpServer {
     this.#telemetry = parts.telemetry
     this.#stores = { ...options.stores }
     registerDoor(this, this.#door(parts))
+    for (const extension of this.#catalogue.extensions.all) extension.setup?.(this)
   }
 
   tool<S extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
@@ -348,7 +366,8 @@ class Server implements McpServer {
     const local: string[] = []
     if (this.#services.state.ephemeral) local.push('requestState.keys')
     if (stores.replay === undefined && tools.hasSingleUse()) local.push('stores.replay')
-    if (stores.tasks === undefined && tools.hasTasks()) local.push('stores.tasks')
+    if (stores.tasks === undefined && this.#catalogue.extensions.tools.usage(TASKS_EXTENSION) > 0)
+      local.push('stores.tasks')
     if (this.#handshake && stores.sessions === undefined) local.push('stores.sessions')
     if (this.#handshake && stores.events === undefined) local.push('stores.events')
     if (!this.#busShared) local.push('stores.bus')
@@ -372,9 +391,18 @@ interface Defaults {
 function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskStore): BuiltServer {
   const { logger, bus } = defaults
   const stores = options.stores ?? {}
-  const catalogue = buildCatalogue(options)
+  let host: TasksHost | undefined
+  const catalogue = buildCatalogue(
+    options,
+    tasksExtension(() => host!),
+  )
+  const methods = new MethodTable(catalogue.extensions.all)
   const maxRounds = positiveInteger(options.maxRounds ?? 16, 'maxRounds')
-  const telemetry = defaults.telemetry(options.version, options.telemetry !== false, knownNames(catalogue))
+  const telemetry = defaults.telemetry(
+    options.version,
+    options.telemetry !== false,
+    knownNames(catalogue, methods),
+  )
   const subscribers = [logSubscriber(logger), ...(telemetry ? [telemetry] : []), ...defaults.subscribers]
   const observer = new Observer(subscribers)
   const leaseMs = options.singleUse?.leaseMs
@@ -405,6 +433,7 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
     observer,
     maxRounds,
   }
+  host = { catalogue, services }
   services.tasks.service.rerunOrphansWith(orphanRuns(catalogue, services))
   const encoder = new ResultEncoder(
     options.serverInfoInResults === false ? undefined : { [MetaKey.serverInfo]: catalogue.info },
@@ -412,30 +441,40 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
   const handshake =
     options.handshake === false
       ? undefined
-      : handshakeSessions(options.handshake, options.stores ?? {}, { catalogue, services }, telemetry)
-  return { catalogue, services, encoder, handshake, telemetry }
+      : handshakeSessions(
+          options.handshake,
+          options.stores ?? {},
+          { catalogue, services, methods },
+          telemetry,
+        )
+  return { catalogue, services, methods, encoder, handshake, telemetry }
 }
 
 /** Telemetry records only what is registered here (or a fixed value): never a name as a caller sent it. */
-function knownNames({ tools, prompts, resources }: Catalogue): Known {
+function knownNames({ tools, prompts, resources }: Catalogue, methods: MethodTable): Known {
   return {
-    methods: new Set([...Object.keys(methodTable), ...SESSION_METHODS]),
+    methods: new Set([...methods.names(), ...SESSION_METHODS]),
     tool: (name) => tools.get(name) !== undefined,
     prompt: (name) => prompts.get(name) !== undefined,
     resource: (uri) => resources.getStatic(uri) !== undefined || !resources.matching(uri).next().done,
   }
 }
 
-function buildCatalogue(options: ServerOptions): Catalogue {
+function buildCatalogue(options: ServerOptions, tasks: Extension): Catalogue {
   const info: Implementation = { name: options.name, version: options.version }
   if (options.title !== undefined) info.title = options.title
   if (options.description !== undefined) info.description = options.description
   if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl
-  const tools = new ToolRegistry()
-  const resources = new ResourceRegistry()
-  const prompts = new PromptRegistry()
+  const extensions = new InstalledExtensions([tasks, ...(options.extensions ?? [])], CORE_METHOD_NAMES, {
+    tools: CORE_TOOL_OPTIONS,
+    resources: CORE_RESOURCE_OPTIONS,
+    prompts: CORE_PROMPT_OPTIONS,
+  })
+  const tools = new ToolRegistry(extensions.tools)
+  const resources = new ResourceRegistry(extensions.resources)
+  const prompts = new PromptRegistry(extensions.prompts)
   const logging = options.logging === true
-  const known: ServerCapabilities[] = []
+  const known = new Map<string, ServerCapabilities>()
   const hasCompletions = () => prompts.size > 0 || resources.listTemplates().length > 0
   return {
     info,
@@ -448,8 +487,13 @@ function buildCatalogue(options: ServerOptions): Catalogue {
     listOnlyPermitted: options.listOnlyPermitted === true,
     logging,
     versions: { modern: MODERN_VERSIONS, handshake: options.handshake === false ? [] : HANDSHAKE_VERSIONS },
-    capabilities: () =>
-      capabilitiesOf({ tools, resources, prompts, completions: hasCompletions(), logging }, known),
+    extensions,
+    capabilities: (era: Era) =>
+      capabilitiesOf(
+        { tools, resources, prompts, completions: hasCompletions(), logging },
+        extensions.advertised(era),
+        known,
+      ),
     hasCompletions,
   }
 }
@@ -457,7 +501,7 @@ function buildCatalogue(options: ServerOptions): Catalogue {
 function handshakeSessions(
   options: HandshakeOptions | undefined,
   stores: Stores,
-  server: { catalogue: Catalogue; services: Services },
+  server: ServerParts,
   telemetry: Telemetry | undefined,
 ): HandshakeSessions {
   const sessions = stores.sessions ?? memorySessionStore()
@@ -495,25 +539,32 @@ interface Registered {
   logging: boolean
 }
 
+/** Distinct capability objects kept at most; past it the cache starts again. */
+const MAX_KNOWN_CAPABILITIES = 256
+
 /**
- * The capabilities follow from which kinds of things are registered: one frozen object per
- * combination, kept in `known`, so a result that carries them (`server/discover`) is the same
- * object until a registration changes them and is encoded once per combination.
+ * The capabilities follow from which kinds of things are registered and what the extensions
+ * advertise: one frozen object per combination, kept in `known`, so a result that carries them
+ * (`server/discover`) is the same object until a registration changes them and is encoded once
+ * per combination.
  */
-function capabilitiesOf(registered: Registered, known: ServerCapabilities[]): ServerCapabilities {
+function capabilitiesOf(
+  registered: Registered,
+  extensions: JsonObject | undefined,
+  known: Map<string, ServerCapabilities>,
+): ServerCapabilities {
   const tools = registered.tools.size > 0
   const resources = registered.resources.size > 0
   const prompts = registered.prompts.size > 0
   const { completions, logging } = registered
-  const tasks = registered.tools.hasTasks()
   const index =
     Number(tools) |
     (Number(resources) << 1) |
     (Number(prompts) << 2) |
     (Number(completions) << 3) |
-    (Number(logging) << 4) |
-    (Number(tasks) << 5)
-  const cached = known[index]
+    (Number(logging) << 4)
+  const key = extensions === undefined ? String(index) : `${index}${JSON.stringify(extensions)}`
+  const cached = known.get(key)
   if (cached !== undefined) return cached
   const caps: ServerCapabilities = {}
   if (tools) caps.tools = { listChanged: true }
@@ -521,8 +572,10 @@ function capabilitiesOf(registered: Registered, known: ServerCapabilities[]): Se
   if (prompts) caps.prompts = { listChanged: true }
   if (completions) caps.completions = {}
   if (logging) caps.logging = {}
-  if (tasks) caps.extensions = { [TASKS_EXTENSION]: {} }
-  known[index] = deepFreeze(caps)
+  if (extensions !== undefined)
+    caps.extensions = structuredClone(extensions) as ServerCapabilities['extensions']
+  if (known.size >= MAX_KNOWN_CAPABILITIES) known.clear()
+  known.set(key, deepFreeze(caps))
   return caps
 }
 

@@ -4,6 +4,7 @@
  * with, and what its handler returns. Wire results are plain JSON objects; Tessera adds
  * `resultType`, cache hints and `serverInfo` itself.
  */
+
 import type { z } from 'zod'
 import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
@@ -16,6 +17,11 @@ import type {
 } from '../protocol/modern/results.ts'
 import type { JsonSchema, SchemaInput } from '../schema/validator.ts'
 import type { RequestContext } from './context.ts'
+import type {
+  ExtensionPromptOptions,
+  ExtensionResourceOptions,
+  ExtensionToolOptions,
+} from './extensions/extension-options.ts'
 
 /** Who may reuse a cached result: `public`, any client; `private`, only the caller it was sent to. */
 export type CacheScope = 'public' | 'private'
@@ -93,7 +99,7 @@ export type ToolHandler<S = undefined, O = undefined> = (
 export interface ToolConfig<
   S extends SchemaInput | undefined = SchemaInput | undefined,
   O extends SchemaInput | undefined = SchemaInput | undefined,
-> {
+> extends ExtensionToolOptions {
   title?: string
   description: string
   /** A zod object schema or a raw JSON Schema with `type: "object"`; omitted means no parameters. */
@@ -157,7 +163,7 @@ export interface ToolTaskOptions<S extends SchemaInput | undefined = SchemaInput
  * What a resource is registered with: its name and description for the client, its MIME type and
  * size, a cache hint of its own, and the scopes a caller needs.
  */
-export interface ResourceConfig {
+export interface ResourceConfig extends ExtensionResourceOptions {
   /** The resource's name in `resources/list`. */
   name: string
   title?: string
@@ -226,7 +232,8 @@ export type PromptArguments<A> = A extends z.ZodObject
  * What a prompt is registered with: its description, its arguments (a zod object of strings, or
  * a list), completion of them, and the scopes a caller needs.
  */
-export interface PromptConfig<A extends PromptArgumentsInput | undefined = PromptArgumentsInput | undefined> {
+export interface PromptConfig<A extends PromptArgumentsInput | undefined = PromptArgumentsInput | undefined>
+  extends ExtensionPromptOptions {
   title?: string
   description: string
   /** Prompt arguments arrive as strings: a zod object of string fields, or an explicit list. */

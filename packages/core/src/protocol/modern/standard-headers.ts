@@ -20,14 +20,6 @@ export function checkMethodHeader(headers: HeaderView, method: string): HeaderFa
   return literal(headers, 'mcp-method', 'Mcp-Method', method)
 }
 
-/** Which body field `Mcp-Name` mirrors for a method, or undefined when the method has none. */
-export function nameFieldOf(method: string): 'name' | 'uri' | 'taskId' | undefined {
-  if (method === 'tools/call' || method === 'prompts/get') return 'name'
-  if (method === 'resources/read') return 'uri'
-  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') return 'taskId'
-  return undefined
-}
-
 export function checkNameHeader(headers: HeaderView, bodyName: string): HeaderFault | undefined {
   if (headers.isRepeated('mcp-name')) return { message: 'Header mismatch: Mcp-Name was sent more than once.' }
   const raw = headers.get('mcp-name')

@@ -62,7 +62,7 @@ export function newSession(
   }
   const result: JsonObject = {
     protocolVersion: version,
-    capabilities: catalogue.capabilities(),
+    capabilities: catalogue.capabilities('handshake'),
     serverInfo: catalogue.info,
   }
   if (catalogue.instructions !== undefined) result.instructions = catalogue.instructions

@@ -15,8 +15,7 @@ import { type ResponseReply, success } from '../../reply.ts'
 import { requireScopes } from '../authorization.ts'
 import { type Catalogue, readScopes } from '../catalogue.ts'
 import type { Exchange } from '../exchange.ts'
-import { clipped, type MethodCall, type ServerParts } from '../methods/method-call.ts'
-import { type MethodSpec, methodTable } from '../pipeline/method-table.ts'
+import { clipped, type MethodCall, type MethodSpec, type ServerParts } from '../methods/method-call.ts'
 import { observedRequest } from '../pipeline/observed-request.ts'
 import { ClientRequestError } from './outbound.ts'
 import type { SessionChange, SessionRecord } from './session-store.ts'
@@ -36,15 +35,6 @@ export const SESSION_METHODS: ReadonlySet<string> = new Set([
   'resources/subscribe',
   'resources/unsubscribe',
   'initialize',
-])
-
-// Tasks are an extension of 2026-07-28 only: in a session they do not exist.
-const MODERN_ONLY = new Set([
-  'server/discover',
-  'subscriptions/listen',
-  'tasks/get',
-  'tasks/update',
-  'tasks/cancel',
 ])
 
 export function serveHandshake(
@@ -86,12 +76,9 @@ async function dispatch(
         'Invalid request: this session is already initialized.',
       )
   }
-  const spec = methodTable[request.method]
-  if (
-    spec === undefined ||
-    MODERN_ONLY.has(request.method) ||
-    (spec.enabled !== undefined && !spec.enabled(server.catalogue))
-  ) {
+  // What exists in 2026-07-28 only (discover, listen, the tasks extension) is not found here.
+  const spec = server.methods.find(request.method, 'handshake', server.catalogue)
+  if (spec === undefined) {
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${request.method.slice(0, 64)}.`)
   }
   const call: MethodCall = {

@@ -18,7 +18,7 @@ export async function sessionNotificationFor(
   event: ServerEvent,
   auth: AuthInfo | undefined,
 ): Promise<JsonObject | undefined> {
-  const caps = catalogue.capabilities()
+  const caps = catalogue.capabilities('handshake')
   switch (event.type) {
     case 'tools/list_changed':
       return caps.tools?.listChanged ? notification('notifications/tools/list_changed', {}) : undefined

@@ -9,7 +9,7 @@ import type { MethodCall } from './method-call.ts'
 
 export function discover({ catalogue }: MethodCall): JsonObject {
   // Everything else in it is fixed for the server's life: the result is the capabilities' own.
-  const capabilities = catalogue.capabilities()
+  const capabilities = catalogue.capabilities('modern')
   const result: JsonObject = {
     supportedVersions: [...catalogue.versions.modern, ...catalogue.versions.handshake],
     capabilities,

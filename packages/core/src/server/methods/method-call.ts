@@ -21,10 +21,31 @@ export interface MethodCall {
   readonly exchange: Exchange
 }
 
-/** The server a method runs on: what it offers, and the services it may use. */
-export type ServerParts = Pick<MethodCall, 'catalogue' | 'services'>
-
 export type MethodImpl = (call: MethodCall) => Promise<ResultObject> | ResultObject
+
+/** One entry of a server's method table. */
+export interface MethodSpec {
+  run: MethodImpl
+  /** Whether it is served now, in `era` (default: always). */
+  enabled?: (catalogue: Catalogue, era: Era) => boolean
+  /** The params field `Mcp-Name` mirrors, when the method has one. */
+  nameParam?: string
+}
+
+/** A server's methods: the core's and those of its extensions. */
+export interface Methods {
+  /** The method served as `method` in `era` now; undefined when there is none (-32601). */
+  find(method: string, era: Era, catalogue: Catalogue): MethodSpec | undefined
+  /** Every method name the server knows, served now or not. */
+  names(): string[]
+}
+
+/** The server a method runs on: what it offers, the services it may use, and its methods. */
+export interface ServerParts {
+  readonly catalogue: Catalogue
+  readonly services: Services
+  readonly methods: Methods
+}
 
 export function contextInit(call: MethodCall): ContextInit {
   return {

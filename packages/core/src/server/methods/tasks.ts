@@ -1,39 +1,42 @@
 /**
  * @module tasks
- * `tasks/get`, `tasks/update` and `tasks/cancel`. Each needs the tasks extension in the request's
- * capabilities (-32021 otherwise) and serves only the caller's own tasks: an id that is unknown,
- * expired or another principal's gets the same -32602. Each also demands the scopes of the tool
+ * `tasks/get`, `tasks/update` and `tasks/cancel`, the methods of the tasks extension (which
+ * refuses a request that did not declare it, -32021). Each serves only the caller's own tasks:
+ * an id that is unknown, expired or another principal's gets the same -32602. Each also demands the scopes of the tool
  * the task runs, as the call did (403 with the step-up challenge otherwise): a weaker token of
  * the same principal neither reads, answers nor cancels it. Updates and cancels answer with an
  * empty acknowledgement; what they changed is seen by the next `tasks/get`.
  */
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
-import { declaresExtension } from '../../protocol/modern/capabilities.ts'
-import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { newFence } from '../../security/replay/replay-store.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { permits, requireScopes } from '../authorization.ts'
 import type { Catalogue } from '../catalogue.ts'
+import type { ExtensionCall } from '../extensions/extension.ts'
 import type { RecordedAnswer } from '../mrtr/round-state.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
 import type { Services } from '../services.ts'
 import { detailedTask, failedWith, type TaskRecord, withoutInputs } from '../tasks/task-record.ts'
 import { launchTask } from '../tasks/task-run.ts'
 import type { OrphanRuns } from '../tasks/task-service.ts'
-import { missingTasksExtension } from '../tasks/tasks-extension.ts'
-import type { MethodCall } from './method-call.ts'
+import { taskOf } from '../tasks/tool-task.ts'
 import { taskArguments, toolTaskBody } from './tools.ts'
 
-export async function getTask(call: MethodCall): Promise<JsonObject> {
-  requireExtension(call)
-  return detailedTask(await permittedTask(call))
+/** What the tasks methods run on: the tools tasks run and the server's task services. */
+export interface TasksHost {
+  readonly catalogue: Pick<Catalogue, 'tools'>
+  readonly services: Pick<Services, 'tasks' | 'logger'>
+}
+
+export async function getTask(host: TasksHost, call: ExtensionCall): Promise<JsonObject> {
+  return detailedTask(await permittedTask(host, call))
 }
 
 /** The caller's task, when the caller also holds every scope of the tool it runs. */
-async function permittedTask(call: MethodCall): Promise<TaskRecord> {
-  const task = await call.services.tasks.service.find(call.params.taskId, call.exchange.auth)
-  requireTaskScopes(call.catalogue, task, call.exchange.auth)
+async function permittedTask(host: TasksHost, call: ExtensionCall): Promise<TaskRecord> {
+  const task = await host.services.tasks.service.find(call.params.taskId, call.auth)
+  requireTaskScopes(host.catalogue, task, call.auth)
   return task
 }
 
@@ -82,7 +85,7 @@ function runnableTool(
   task: TaskRecord,
 ): { tool: RegisteredTool; args: Record<string, unknown> } | undefined {
   const tool = catalogue.tools.get(task.call.tool)
-  if (tool?.task === undefined) return undefined
+  if (tool === undefined || taskOf(tool) === undefined) return undefined
   try {
     return { tool, args: taskArguments(tool, task.call.arguments) }
   } catch {
@@ -95,14 +98,13 @@ function runnableTool(
  * ignored); once none is left, the task runs again, on this instance, from the top, with every
  * answer it gathered.
  */
-export async function updateTask(call: MethodCall): Promise<JsonObject> {
-  requireExtension(call)
+export async function updateTask(host: TasksHost, call: ExtensionCall): Promise<JsonObject> {
   const responses = call.params.inputResponses
   if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
     throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: inputResponses must be an object.')
   }
-  const { service } = call.services.tasks
-  const task = await permittedTask(call)
+  const { service } = host.services.tasks
+  const task = await permittedTask(host, call)
   if (task.status !== 'input_required') return {}
   let fence: string | undefined
   const stored = await service.mutate(task.id, (current) => {
@@ -111,14 +113,13 @@ export async function updateTask(call: MethodCall): Promise<JsonObject> {
     fence = next.status === 'working' && next !== current ? next.lease?.fence : undefined
     return next
   })
-  if (stored !== undefined && fence !== undefined && stored.lease?.fence === fence) resume(call, stored)
+  if (stored !== undefined && fence !== undefined && stored.lease?.fence === fence) resume(host, call, stored)
   return {}
 }
 
-export async function cancelTask(call: MethodCall): Promise<JsonObject> {
-  requireExtension(call)
-  const task = await permittedTask(call)
-  await call.services.tasks.service.cancel(task)
+export async function cancelTask(host: TasksHost, call: ExtensionCall): Promise<JsonObject> {
+  const task = await permittedTask(host, call)
+  await host.services.tasks.service.cancel(task)
   return {}
 }
 
@@ -143,10 +144,10 @@ function answered(current: TaskRecord, responses: JsonObject, leaseMs: number): 
 }
 
 /** Runs a task whose last answer just arrived, here: its tool must still be registered. */
-function resume(call: MethodCall, task: TaskRecord): void {
-  const { catalogue, services } = call
+function resume(host: TasksHost, call: ExtensionCall, task: TaskRecord): void {
+  const { catalogue, services } = host
   const tool = catalogue.tools.get(task.call.tool)
-  if (tool?.task === undefined)
+  if (tool === undefined || taskOf(tool) === undefined)
     return void gone(services, task, `tool '${task.call.tool}' no longer runs as a task`)
   let args: Record<string, unknown>
   try {
@@ -155,7 +156,7 @@ function resume(call: MethodCall, task: TaskRecord): void {
     return void gone(services, task, `tool '${task.call.tool}' no longer accepts the task's arguments`)
   }
   const body = toolTaskBody(services.logger, tool, args)
-  launchTask(services.tasks, task, body, call.exchange.auth, call.exchange.waitUntil?.bind(call.exchange))
+  launchTask(services.tasks, task, body, call.auth, call.waitUntil)
 }
 
 /** A task that cannot run again here ends failed, with the reason in the logs. */
@@ -167,10 +168,4 @@ async function gone(services: TaskRunServices, task: TaskRecord, reason: string)
     .catch((err: unknown) =>
       services.logger.error({ event: 'task_settle_failed', taskId: task.id, err }, 'task end not recorded'),
     )
-}
-
-function requireExtension(call: MethodCall): void {
-  if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) {
-    throw missingTasksExtension(`${call.request.method} needs the tasks extension`)
-  }
 }

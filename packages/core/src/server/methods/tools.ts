@@ -15,12 +15,13 @@ import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { keyedResult } from '../encoding-key.ts'
+import { missingExtension } from '../extensions/missing-extension.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
 import type { TaskLaunch } from '../tasks/task-call.ts'
 import type { TaskBody } from '../tasks/task-run.ts'
-import { missingTasksExtension } from '../tasks/tasks-extension.ts'
+import { taskOf } from '../tasks/tool-task.ts'
 import { ToolError } from '../tool-error.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { toolResultFault } from './result-shape.ts'
@@ -99,10 +100,11 @@ function taskLaunch(
   tool: RegisteredTool,
   args: Record<string, unknown>,
 ): TaskLaunch | undefined {
-  const task = tool.task
+  const task = taskOf(tool)
   if (task === undefined || call.era !== 'modern') return undefined
   if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) {
-    if (task.support === 'required') throw missingTasksExtension(`Tool '${tool.name}' runs only as a task`)
+    if (task.support === 'required')
+      throw missingExtension(TASKS_EXTENSION, `Tool '${tool.name}' runs only as a task`)
     return undefined
   }
   if (task.when !== undefined && !task.when(args)) return undefined

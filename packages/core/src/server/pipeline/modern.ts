@@ -13,12 +13,10 @@ import {
   checkMethodHeader,
   checkNameHeader,
   checkVersionHeader,
-  nameFieldOf,
 } from '../../protocol/modern/standard-headers.ts'
 import type { Reply } from '../../reply.ts'
 import type { Exchange } from '../exchange.ts'
 import type { MethodCall, ServerParts } from '../methods/method-call.ts'
-import { methodTable } from './method-table.ts'
 import { observedRequest } from './observed-request.ts'
 import type { ResultEncoder } from './result-encoder.ts'
 import { subscriptionsListen } from './subscriptions-listen.ts'
@@ -59,13 +57,13 @@ async function dispatch(
     })
   }
   if (headers) headerFault(checkMethodHeader(headers, request.method))
-  const spec = methodTable[request.method]
-  if (spec === undefined || (spec.enabled !== undefined && !spec.enabled(catalogue))) {
+  const spec = server.methods.find(request.method, 'modern', catalogue)
+  if (spec === undefined) {
     throw new TesseraError('TESSERA_METHOD_NOT_FOUND', `Method not found: ${clip(request.method)}.`)
   }
-  const nameField = nameFieldOf(request.method)
-  if (headers && nameField !== undefined) {
-    const value = (params as JsonObject)[nameField]
+  const nameParam = spec.nameParam
+  if (headers && nameParam !== undefined) {
+    const value = (params as JsonObject)[nameParam]
     if (typeof value === 'string') headerFault(checkNameHeader(headers, value))
   }
   const call: MethodCall = {

@@ -77,7 +77,7 @@ export async function subscriptionsListen(call: MethodCall): Promise<Reply> {
  * refused as `tasks/get` would refuse it (403).
  */
 async function ownTasks(call: MethodCall, requested: unknown): Promise<string[]> {
-  if (!Array.isArray(requested) || !call.catalogue.tools.hasTasks()) return []
+  if (!Array.isArray(requested) || call.catalogue.extensions.tools.usage(TASKS_EXTENSION) === 0) return []
   if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) return []
   const wanted = [...new Set(requested.filter((v): v is string => typeof v === 'string'))].slice(
     0,
@@ -118,7 +118,7 @@ async function sendTask(
 
 /** The subset of the requested filter this server will actually deliver. */
 function honoured(call: MethodCall, requested: JsonObject): Filter {
-  const caps = call.catalogue.capabilities()
+  const caps = call.catalogue.capabilities('modern')
   const filter: Filter = {}
   if (requested.toolsListChanged === true && caps.tools?.listChanged) filter.toolsListChanged = true
   if (requested.promptsListChanged === true && caps.prompts?.listChanged) filter.promptsListChanged = true

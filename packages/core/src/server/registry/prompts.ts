@@ -12,6 +12,8 @@ import type { JsonSchema } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
+import { DefinitionHooks, type Extended } from '../extensions/definition-hooks.ts'
+import type { ExtensionPromptOptions } from '../extensions/extension-options.ts'
 import type { Completer, PromptArgument, PromptConfig } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
@@ -27,6 +29,8 @@ export interface RegisteredPrompt {
   readonly complete: Record<string, Completer> | undefined
   readonly handler: AnyPromptHandler
   readonly scopes: readonly string[]
+  /** What the installed extensions keep for it. */
+  readonly extended: Extended
 }
 
 export type PromptArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }
@@ -39,11 +43,21 @@ const PROMPT_CONFIG_NAMES = {
   icons: true,
   scopes: true,
   _meta: true,
-} as const satisfies OptionNames<PromptConfig>
+} as const satisfies OptionNames<Omit<PromptConfig, keyof ExtensionPromptOptions>>
+
+/** The option names of a prompt the core reads itself. */
+export const CORE_PROMPT_OPTIONS: readonly string[] = Object.keys(PROMPT_CONFIG_NAMES)
 
 export class PromptRegistry {
   readonly #prompts = new Map<string, RegisteredPrompt>()
+  readonly #extensions: DefinitionHooks
+  readonly #known: Readonly<Record<string, true>>
   #listCache: JsonObject[] | undefined
+
+  constructor(extensions = new DefinitionHooks()) {
+    this.#extensions = extensions
+    this.#known = { ...PROMPT_CONFIG_NAMES, ...extensions.names }
+  }
 
   get size(): number {
     return this.#prompts.size
@@ -60,7 +74,8 @@ export class PromptRegistry {
         `Prompt '${name}' is already registered; remove it first (removePrompt) to replace it.`,
       )
     }
-    assertKnownOptions(config, PROMPT_CONFIG_NAMES, `Prompt '${name}'`, { required: true })
+    const label = `Prompt '${name}'`
+    assertKnownOptions(config, this.#known, label, { required: true })
     if (typeof config?.description !== 'string') throw new TypeError(`Prompt '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Prompt '${name}' needs a handler function.`)
     const schema = config.args instanceof z.ZodObject ? config.args : undefined
@@ -70,7 +85,9 @@ export class PromptRegistry {
     d.description = config.description
     if (args.length > 0) d.arguments = args
     if (config.icons !== undefined) d.icons = config.icons
-    if (config._meta !== undefined) d._meta = config._meta
+    const scopes = registeredScopes(config.scopes, label)
+    const extended = this.#extensions.define({ kind: 'prompt', name, label }, config, config._meta)
+    if (extended.meta !== undefined) d._meta = extended.meta
     this.#prompts.set(name, {
       name,
       descriptor: d,
@@ -78,15 +95,20 @@ export class PromptRegistry {
       schema,
       complete: config.complete,
       handler,
-      scopes: registeredScopes(config.scopes, `Prompt '${name}'`),
+      scopes,
+      extended,
     })
+    this.#extensions.added(extended)
     this.#listCache = undefined
   }
 
   remove(name: string): boolean {
-    const removed = this.#prompts.delete(name)
-    if (removed) this.#listCache = undefined
-    return removed
+    const prompt = this.#prompts.get(name)
+    if (prompt === undefined) return false
+    this.#prompts.delete(name)
+    this.#extensions.removed(prompt.extended)
+    this.#listCache = undefined
+    return true
   }
 
   list(): readonly JsonObject[] {

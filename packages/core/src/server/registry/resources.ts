@@ -11,6 +11,8 @@ import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
 import { assertCacheHint } from '../cache-hints.ts'
 import type { RequestContext } from '../context.ts'
+import { DefinitionHooks, type Extended } from '../extensions/definition-hooks.ts'
+import type { ExtensionResourceOptions } from '../extensions/extension-options.ts'
 import type { CacheHint, Completer, ResourceConfig, TemplateConfig } from '../types.ts'
 import { compileUriTemplate, type UriTemplate } from '../uri-template.ts'
 import { visibleTo } from './visible.ts'
@@ -21,6 +23,8 @@ export interface RegisteredResource {
   readonly cache: CacheHint | undefined
   readonly handler: AnyResourceHandler
   readonly scopes: readonly string[]
+  /** What the installed extensions keep for it. */
+  readonly extended: Extended
 }
 
 /** Handlers as the registry holds them: what they return is checked when they return. */
@@ -38,6 +42,8 @@ export interface RegisteredTemplate {
   readonly complete: Record<string, Completer> | undefined
   readonly handler: AnyTemplateHandler
   readonly scopes: readonly string[]
+  /** What the installed extensions keep for it. */
+  readonly extended: Extended
 }
 
 const RESOURCE_CONFIG_NAMES = {
@@ -50,17 +56,29 @@ const RESOURCE_CONFIG_NAMES = {
   cache: true,
   scopes: true,
   _meta: true,
-} as const satisfies OptionNames<ResourceConfig>
+} as const satisfies OptionNames<Omit<ResourceConfig, keyof ExtensionResourceOptions>>
 const TEMPLATE_CONFIG_NAMES = {
   ...RESOURCE_CONFIG_NAMES,
   complete: true,
-} as const satisfies OptionNames<TemplateConfig>
+} as const satisfies OptionNames<Omit<TemplateConfig, keyof ExtensionResourceOptions>>
+
+/** The option names of a resource or template the core reads itself. */
+export const CORE_RESOURCE_OPTIONS: readonly string[] = Object.keys(TEMPLATE_CONFIG_NAMES)
 
 export class ResourceRegistry {
   readonly #resources = new Map<string, RegisteredResource>()
   readonly #templates = new Map<string, RegisteredTemplate>()
+  readonly #extensions: DefinitionHooks
+  readonly #resourceNames: Readonly<Record<string, true>>
+  readonly #templateNames: Readonly<Record<string, true>>
   #resourceList: JsonObject[] | undefined
   #templateList: JsonObject[] | undefined
+
+  constructor(extensions = new DefinitionHooks()) {
+    this.#extensions = extensions
+    this.#resourceNames = { ...RESOURCE_CONFIG_NAMES, ...extensions.names }
+    this.#templateNames = { ...TEMPLATE_CONFIG_NAMES, ...extensions.names }
+  }
 
   get size(): number {
     return this.#resources.size + this.#templates.size
@@ -73,18 +91,23 @@ export class ResourceRegistry {
         `Resource '${uri}' is already registered; remove it first (removeResource) to replace it.`,
       )
     }
-    assertKnownOptions(config, RESOURCE_CONFIG_NAMES, `Resource '${uri}'`, { required: true })
+    const label = `Resource '${uri}'`
+    assertKnownOptions(config, this.#resourceNames, label, { required: true })
     if (typeof config?.name !== 'string' || config.name === '')
       throw new TypeError(`Resource '${uri}' needs a name.`)
     if (typeof handler !== 'function') throw new TypeError(`Resource '${uri}' needs a handler function.`)
     assertCacheHint(config.cache)
+    const scopes = registeredScopes(config.scopes, label)
+    const extended = this.#extensions.define({ kind: 'resource', name: uri, label }, config, config._meta)
     this.#resources.set(uri, {
       uri,
-      descriptor: describe({ uri }, config),
+      descriptor: describe({ uri }, config, extended.meta),
       cache: config.cache,
       handler,
-      scopes: registeredScopes(config.scopes, `Resource '${uri}'`),
+      scopes,
+      extended,
     })
+    this.#extensions.added(extended)
     this.#resourceList = undefined
   }
 
@@ -94,9 +117,8 @@ export class ResourceRegistry {
         `Resource template '${uriTemplate}' is already registered; remove it first (removeResource) to replace it.`,
       )
     }
-    assertKnownOptions(config, TEMPLATE_CONFIG_NAMES, `Resource template '${uriTemplate}'`, {
-      required: true,
-    })
+    const label = `Resource template '${uriTemplate}'`
+    assertKnownOptions(config, this.#templateNames, label, { required: true })
     if (typeof config?.name !== 'string' || config.name === '') {
       throw new TypeError(`Resource template '${uriTemplate}' needs a name.`)
     }
@@ -104,22 +126,33 @@ export class ResourceRegistry {
       throw new TypeError(`Resource template '${uriTemplate}' needs a handler.`)
     assertCacheHint(config.cache)
     const template = compileUriTemplate(uriTemplate)
+    const scopes = registeredScopes(config.scopes, label)
+    const extended = this.#extensions.define(
+      { kind: 'template', name: uriTemplate, label },
+      config,
+      config._meta,
+    )
     this.#templates.set(uriTemplate, {
       template,
-      descriptor: describe({ uriTemplate }, config),
+      descriptor: describe({ uriTemplate }, config, extended.meta),
       cache: config.cache,
       complete: config.complete,
       handler,
-      scopes: registeredScopes(config.scopes, `Resource template '${uriTemplate}'`),
+      scopes,
+      extended,
     })
+    this.#extensions.added(extended)
     this.#templateList = undefined
   }
 
   remove(uri: string): boolean {
-    const removed = this.#resources.delete(uri) || this.#templates.delete(uri)
+    const removed = this.#resources.get(uri) ?? this.#templates.get(uri)
+    if (removed === undefined) return false
+    if (!this.#resources.delete(uri)) this.#templates.delete(uri)
+    this.#extensions.removed(removed.extended)
     this.#resourceList = undefined
     this.#templateList = undefined
-    return removed
+    return true
   }
 
   getStatic(uri: string): RegisteredResource | undefined {
@@ -159,14 +192,14 @@ export class ResourceRegistry {
   }
 }
 
-function describe(base: JsonObject, config: ResourceConfig): JsonObject {
+function describe(base: JsonObject, config: ResourceConfig, meta: JsonObject | undefined): JsonObject {
   const d: JsonObject = { ...base, name: config.name }
   if (config.title !== undefined) d.title = config.title
   if (config.description !== undefined) d.description = config.description
   if (config.mimeType !== undefined) d.mimeType = config.mimeType
   if (config.size !== undefined) d.size = config.size
   if (config.annotations !== undefined) d.annotations = config.annotations
-  if (config._meta !== undefined) d._meta = config._meta
+  if (meta !== undefined) d._meta = meta
   return d
 }
 

@@ -5,14 +5,16 @@
  * once: registering it again is refused (remove the tool first), never a silent replacement.
  */
 
-import { assertKnownOptions, type OptionNames, positiveInteger } from '../../option-checks.ts'
+import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
-import type { ToolConfig, ToolTaskOptions, ToolTraceOptions } from '../types.ts'
+import { DefinitionHooks, type Extended } from '../extensions/definition-hooks.ts'
+import type { ExtensionToolOptions } from '../extensions/extension-options.ts'
+import type { ToolConfig, ToolTraceOptions } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
 
@@ -25,18 +27,10 @@ export interface RegisteredTool {
   readonly handler: AnyToolHandler
   readonly singleUse: boolean
   readonly scopes: readonly string[]
-  /** How it runs as a task; undefined: always synchronously. */
-  readonly task: ToolTask | undefined
+  /** What the installed extensions keep for it (how it runs as a task, its view). */
+  readonly extended: Extended
   /** What of its calls goes on the request's span beyond names (nothing by default). */
   readonly trace: { readonly arguments: boolean; readonly result: boolean }
-}
-
-export interface ToolTask {
-  readonly support: 'optional' | 'required'
-  readonly when: ((args: Record<string, unknown>) => boolean) | undefined
-  readonly start: 'call' | 'handler'
-  readonly ttlMs: number | null | undefined
-  readonly pollIntervalMs: number | undefined
 }
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
@@ -44,7 +38,14 @@ export type AnyToolHandler = (args: Record<string, unknown>, ctx: RequestContext
 
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>()
+  readonly #extensions: DefinitionHooks
+  readonly #known: Readonly<Record<string, true>>
   #listCache: JsonObject[] | undefined
+
+  constructor(extensions = new DefinitionHooks()) {
+    this.#extensions = extensions
+    this.#known = { ...TOOL_CONFIG_NAMES, ...extensions.names }
+  }
 
   get size(): number {
     return this.#tools.size
@@ -52,12 +53,6 @@ export class ToolRegistry {
 
   get(name: string): RegisteredTool | undefined {
     return this.#tools.get(name)
-  }
-
-  /** Whether any tool registered now may run as a task. */
-  hasTasks(): boolean {
-    for (const tool of this.#tools.values()) if (tool.task !== undefined) return true
-    return false
   }
 
   /** Whether any tool registered now is single-use. */
@@ -75,7 +70,7 @@ export class ToolRegistry {
     if (this.#tools.has(name)) {
       throw new TypeError(`Tool '${name}' is already registered; remove it first (removeTool) to replace it.`)
     }
-    assertKnownOptions(config, TOOL_CONFIG_NAMES, `Tool '${name}'`, { required: true })
+    assertKnownOptions(config, this.#known, `Tool '${name}'`, { required: true })
     if (typeof config?.description !== 'string') throw new TypeError(`Tool '${name}' needs a description.`)
     if (typeof handler !== 'function') throw new TypeError(`Tool '${name}' needs a handler function.`)
     const input =
@@ -89,27 +84,33 @@ export class ToolRegistry {
         : compileSchema(config.output, 'output', `Tool '${name}': output`)
     if (output !== undefined && output.jsonSchema.type !== 'object')
       throw new TypeError(`Tool '${name}': output schema must have type "object".`)
+    const label = `Tool '${name}'`
+    const extended = this.#extensions.define({ kind: 'tool', name, label }, config, config._meta)
     const tool: RegisteredTool = {
       name,
-      descriptor: describe(name, config, inputSchema, output),
+      descriptor: describe(name, config, inputSchema, output, extended.meta),
       input,
       output,
       mirror: buildMirrorTable(name, inputSchema),
       handler,
       singleUse: config.singleUse === true,
       scopes: registeredScopes(config.scopes, `Tool '${name}'`),
-      task: toolTask(config.task, `Tool '${name}'`),
-      trace: toolTrace(config.trace, `Tool '${name}'`),
+      trace: toolTrace(config.trace, label),
+      extended,
     }
     this.#tools.set(name, tool)
+    this.#extensions.added(extended)
     this.#listCache = undefined
     return tool
   }
 
   remove(name: string): boolean {
-    const removed = this.#tools.delete(name)
-    if (removed) this.#listCache = undefined
-    return removed
+    const tool = this.#tools.get(name)
+    if (tool === undefined) return false
+    this.#tools.delete(name)
+    this.#extensions.removed(tool.extended)
+    this.#listCache = undefined
+    return true
   }
 
   /** Descriptors in registration order, computed once per change. */
@@ -129,6 +130,7 @@ function describe(
   config: ToolConfig,
   inputSchema: JsonObject,
   output: CompiledSchema | undefined,
+  meta: JsonObject | undefined,
 ): JsonObject {
   const d: JsonObject = { name }
   if (config.title !== undefined) d.title = config.title
@@ -137,43 +139,8 @@ function describe(
   if (output !== undefined) d.outputSchema = output.jsonSchema
   if (config.annotations !== undefined) d.annotations = config.annotations
   if (config.icons !== undefined) d.icons = config.icons
-  if (config._meta !== undefined) d._meta = config._meta
+  if (meta !== undefined) d._meta = meta
   return d
-}
-
-function toolTask(option: ToolConfig['task'], what: string): ToolTask | undefined {
-  if (option === undefined) return undefined
-  const options: ToolTaskOptions = typeof option === 'string' ? { support: option } : option
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${what}: task must be 'optional', 'required' or an options object.`)
-  }
-  assertKnownOptions(options, TASK_OPTION_NAMES, what, { path: 'task' })
-  if (options.support !== 'optional' && options.support !== 'required') {
-    throw new TypeError(`${what}: task support must be 'optional' or 'required'.`)
-  }
-  if (options.when !== undefined && typeof options.when !== 'function') {
-    throw new TypeError(`${what}: task.when must be a function.`)
-  }
-  if (options.when !== undefined && options.support === 'required') {
-    throw new TypeError(
-      `${what}: task.when needs support 'optional' (a required task runs as a task always).`,
-    )
-  }
-  const start = options.start ?? 'call'
-  if (start !== 'call' && start !== 'handler') {
-    throw new TypeError(`${what}: task.start must be 'call' or 'handler'.`)
-  }
-  const ttlMs = options.ttlMs
-  if (ttlMs !== undefined && ttlMs !== null) positiveInteger(ttlMs, `${what}: task.ttlMs`)
-  const poll = options.pollIntervalMs
-  if (poll !== undefined) positiveInteger(poll, `${what}: task.pollIntervalMs`)
-  return {
-    support: options.support,
-    when: options.when as ToolTask['when'],
-    start,
-    ttlMs,
-    pollIntervalMs: poll,
-  }
 }
 
 const TOOL_CONFIG_NAMES = {
@@ -185,17 +152,12 @@ const TOOL_CONFIG_NAMES = {
   icons: true,
   singleUse: true,
   scopes: true,
-  task: true,
   trace: true,
   _meta: true,
-} as const satisfies OptionNames<ToolConfig>
-const TASK_OPTION_NAMES = {
-  support: true,
-  when: true,
-  start: true,
-  ttlMs: true,
-  pollIntervalMs: true,
-} as const satisfies OptionNames<ToolTaskOptions>
+} as const satisfies OptionNames<Omit<ToolConfig, 'task' | keyof ExtensionToolOptions>>
+
+/** The option names of a tool the core reads itself (`task` belongs to the tasks extension). */
+export const CORE_TOOL_OPTIONS: readonly string[] = Object.keys(TOOL_CONFIG_NAMES)
 const TRACE_OPTION_NAMES = { arguments: true, result: true } as const satisfies OptionNames<ToolTraceOptions>
 
 function toolTrace(option: ToolConfig['trace'], what: string): RegisteredTool['trace'] {

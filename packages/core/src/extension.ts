@@ -1,0 +1,26 @@
+/**
+ * @module @tessera/core/extension
+ * What an extension of the protocol is written against: the `Extension` contract (its id and
+ * settings, the methods it adds, the options it adds to tools, resources and prompts, what it
+ * registers), what its methods receive, and the helpers they share with the core's own methods
+ * (pagination by opaque cursor, reading a client's declarations, demanding scopes). Tasks are
+ * built on it, and so is `@tessera/skills`; the guide `docs/guides/extensions.md` writes one.
+ */
+export { declaresExtension } from './protocol/modern/capabilities.ts'
+export { requireScopes } from './server/authorization.ts'
+export type {
+  DefinedByExtension,
+  Definition,
+  DefinitionOptions,
+  Extension,
+  ExtensionCall,
+  ExtensionMethod,
+  ExtensionUsage,
+} from './server/extensions/extension.ts'
+export type {
+  ExtensionPromptOptions,
+  ExtensionResourceOptions,
+  ExtensionToolOptions,
+} from './server/extensions/extension-options.ts'
+export { missingExtension } from './server/extensions/missing-extension.ts'
+export { type Page, paginate } from './server/pagination.ts'
