@@ -13,6 +13,7 @@ const reports = allReports()
 describe('api report', () => {
   it('coversEveryPackage', () => {
     expect([...reports.keys()].map((file) => basename(file)).sort()).toEqual([
+      'apps.api.md',
       'auth.api.md',
       'cli.api.md',
       'cloudflare.api.md',

@@ -241,6 +241,11 @@ describe('dependency rule', () => {
     expect(skillsViolations()).toEqual([])
   })
 
+  it('appsImportsOnlyCore', () => {
+    expect(listTsFiles(join(ROOT, 'packages', 'apps', 'src')).length).toBeGreaterThan(3)
+    expect(packageViolations('apps', (specifier) => packageOf(specifier) === '@tessera/core')).toEqual([])
+  })
+
   it('cloudflareImportsOnlyCorePortsAndTheWorkersRuntime', () => {
     expect(listTsFiles(join(ROOT, 'packages', 'cloudflare', 'src')).length).toBeGreaterThan(5)
     expect(cloudflareViolations()).toEqual([])

@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
+import { appsExtension } from '@tessera/apps'
 import { dpopNonces, introspectionVerifier, jwtVerifier, oauthResourceServer } from '@tessera/auth'
 import { createDevConsole } from '@tessera/cli/console'
 import { createServer } from '@tessera/core'
@@ -115,6 +116,7 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   },
   createTestClient: { call: (extra) => createTestClient(app(), any(extra)) },
   skillsExtension: { call: (extra) => skillsExtension(any({ skills: [], ...extra })) },
+  appsExtension: { call: (extra) => appsExtension(any({ views: [], ...extra })) },
   serveCluster: {
     call: (extra) => serveCluster(any({ server: app, workers: 0, ...extra })),
     refusedAnyway: 'a valid call forks workers of this test process',

@@ -123,7 +123,7 @@ describe('the Install section of get-started, as written', () => {
 
   it('packsEveryPackageInTheClone', async () => {
     const output = await runOrServe(install[0]!, folderOf(install[0]!))
-    expect(output).toContain('Packed 9 packages into')
+    expect(output).toContain('Packed 10 packages into')
   })
 
   it('makesAProjectBesideTheCloneThatInstallsPassesItsTestsAndAnswersUnderNpmRunDev', async () => {

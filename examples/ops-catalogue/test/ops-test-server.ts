@@ -29,7 +29,7 @@ export interface TestServer {
 }
 
 export async function startOpsServer(
-  options: { rollbackMs?: number; auth?: HttpAuthenticator } = {},
+  options: { rollbackMs?: number; auth?: HttpAuthenticator; view?: string } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'ops-catalogue-test-'))
   const db = join(dir, 'ops.sqlite')
@@ -43,6 +43,7 @@ export async function startOpsServer(
     stateKeys: [generateStateKey('test')],
     logger: silentLogger,
     rollbackMs: options.rollbackMs,
+    ...(options.view === undefined ? {} : { view: options.view }),
   })
   const running = await listen(app, {
     host: '127.0.0.1',

@@ -9,6 +9,7 @@ import { call } from './commands/call.ts'
 import { dev } from './commands/dev.ts'
 import { ExitCode } from './commands/exit-codes.ts'
 import { failure, oneLine, UsageError } from './commands/failure.ts'
+import { fetchSkill } from './commands/fetch-skill.ts'
 import { inspect } from './commands/inspect.ts'
 import { keysList, keysNew, keysRotate } from './commands/keys.ts'
 
@@ -82,7 +83,7 @@ function defineClientCommands(program: Command, exit: (code: number) => void): v
   targetOptions(
     program
       .command('inspect')
-      .description('show what a server offers: tools, resources, templates, prompts')
+      .description('show what a server offers: tools, resources, templates, prompts, skills, views')
       .argument('[url]', 'the MCP endpoint, e.g. http://127.0.0.1:3000/mcp'),
   )
     .option('--json', 'print one JSON document instead')
@@ -93,14 +94,19 @@ function defineClientCommands(program: Command, exit: (code: number) => void): v
   targetOptions(
     program
       .command('call')
-      .description('call a tool, answering its questions at the terminal')
+      .description('call a tool, answering its questions at the terminal (or fetch a skill)')
       .argument('[url]', 'the MCP endpoint (omit with --stdio)')
       .argument('[tool]', 'the tool to call'),
   )
     .option('-a, --arg <key=value>', 'an argument, typed by the tool schema (repeatable)', collect)
     .option('--json <object>', 'the arguments as one JSON object (before --arg)')
     .option('--answers <object>', 'answers by question key, as JSON, instead of asking')
+    .option('--skill <name>', "print a skill's SKILL.md (by name or URI), checked against its digest")
     .action(async (first: string | undefined, second: string | undefined, options) => {
+      if (options.skill !== undefined) {
+        if (second !== undefined) throw new UsageError('Call a tool or fetch a skill, not both.')
+        return exit(await fetchSkill(first, options.skill, options))
+      }
       // With --stdio there is no URL: the one positional is the tool.
       const [url, tool] = second === undefined ? [undefined, first] : [first, second]
       // A lone URL without --stdio is a call that forgot its tool, not a tool named like a URL.

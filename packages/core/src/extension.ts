@@ -4,7 +4,8 @@
  * settings, the methods it adds, the options it adds to tools, resources and prompts, what it
  * registers), what its methods receive, and the helpers they share with the core's own methods
  * (pagination by opaque cursor, reading a client's declarations, demanding scopes). Tasks are
- * built on it, and so is `@tessera/skills`; the guide `docs/guides/extensions.md` writes one.
+ * built on it, and so are `@tessera/skills` and `@tessera/apps`; the guide
+ * `docs/guides/extensions.md` writes one.
  */
 export { declaresExtension } from './protocol/modern/capabilities.ts'
 export { requireScopes } from './server/authorization.ts'

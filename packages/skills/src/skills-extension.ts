@@ -10,14 +10,11 @@
 import { TesseraError } from '@tessera/core'
 import { type Extension, type ExtensionMethod, paginate, requireScopes } from '@tessera/core/extension'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '@tessera/core/ports'
-import type { JsonObject } from '@tessera/core/protocol'
+import { type JsonObject, SKILLS_EXTENSION } from '@tessera/core/protocol'
 import { readSkill, type Skill, type SkillSource } from './skill.ts'
 import { skillDirectories } from './skill-directories.ts'
 import { skillEntry } from './skill-entries.ts'
 import { serveSkillFiles } from './skill-resources.ts'
-
-/** The extension's identifier, its key in `capabilities.extensions`. */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills'
 
 /** What `skillsExtension` serves, and how. */
 export interface SkillsOptions {

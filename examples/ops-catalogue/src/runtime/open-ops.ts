@@ -4,6 +4,7 @@
  * stops the start here), the shared state keys, the stores and the server built on them. The
  * process that starts first also creates the key file and seeds the log; workers only read them.
  */
+
 import type { McpServer } from '@tessera/core'
 import type { ReplayStore } from '@tessera/core/ports'
 import { readStateKeyFile, type StateKey } from '@tessera/core/request-state'
@@ -16,6 +17,7 @@ import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
 import { OAUTH_SCOPES } from '../server/ops-deps.ts'
 import { describeStore, openDeploymentLog, openStores } from './backends.ts'
+import { readBuiltView } from './built-view.ts'
 
 export interface OpenOps {
   app: McpServer
@@ -88,6 +90,7 @@ export function openOps(
     stateKeys: keys,
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),
+    view: readBuiltView(),
   })
   return {
     app,

@@ -3,6 +3,8 @@
  * Builds the ops catalogue MCP server from its parts. Transports, stores and keys are chosen by
  * the caller (main, or a test), so the same server runs over HTTP, stdio, one worker or several.
  */
+
+import { appsExtension } from '@tessera/apps'
 import { createServer, type Logger, type McpServer, type Stores } from '@tessera/core'
 import type { StateKey } from '@tessera/core/request-state'
 import { skillsExtension } from '@tessera/skills'
@@ -16,6 +18,7 @@ import { runbookSkills } from '../skills/runbook-skills.ts'
 import { registerDeploymentHistory } from '../tools/deployment-history.ts'
 import { registerRollback } from '../tools/rollback.ts'
 import { registerServiceStatus } from '../tools/service-status.ts'
+import { OPS_VIEW_URI, opsView } from '../view/ops-view.ts'
 import { NO_SCOPES, type OpsDeps, type OpsScopes } from './ops-deps.ts'
 
 export const SERVER_NAME = 'ops-catalogue'
@@ -45,6 +48,8 @@ export interface OpsServerOptions {
   leaseMs?: number
   /** See `OpsDeps.afterCommit`. */
   afterCommit?: () => void
+  /** The page of the view shown beside `service_status` (MCP Apps); default: no view. */
+  view?: string
 }
 
 const INSTRUCTIONS = [
@@ -65,9 +70,10 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     requestState: { keys: options.stateKeys },
     stores: options.stores,
     logger: options.frameworkLogger ?? options.logger,
-    // The runbooks, also as skills: readable with the same scope as ops://runbooks/{service}.
+    // The runbooks, also as skills (read with the scope of ops://runbooks/{service}); the view, once built.
     extensions: [
       skillsExtension({ skills: runbookSkills(options.catalogue), scopes: options.scopes?.read ?? [] }),
+      ...(options.view === undefined ? [] : [appsExtension({ views: [opsView(options.view)] })]),
     ],
     ...(options.leaseMs === undefined
       ? {}
@@ -81,6 +87,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
     rollbackMs: options.rollbackMs ?? 0,
     ...(options.afterCommit === undefined ? {} : { afterCommit: options.afterCommit }),
     resourceChanged: (uri) => app.notifyResourceUpdated(uri),
+    viewUri: options.view === undefined ? undefined : OPS_VIEW_URI,
   }
   registerServiceStatus(app, deps)
   registerDeploymentHistory(app, deps)

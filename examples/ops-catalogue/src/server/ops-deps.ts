@@ -21,6 +21,8 @@ export interface OpsDeps {
   afterCommit?: () => void
   /** Tells every listener, on every worker and host sharing the bus, that a resource changed. */
   resourceChanged: (uri: string) => void
+  /** The view `service_status` is shown with (MCP Apps); undefined: none. */
+  viewUri?: string | undefined
 }
 
 /** The scopes each part of the server needs: none without authentication. */

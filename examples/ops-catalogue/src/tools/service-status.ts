@@ -26,7 +26,7 @@ const output = z.object({
   runbooks: z.string(),
 })
 
-export function registerServiceStatus(app: McpServer, { catalogue, log, scopes }: OpsDeps): void {
+export function registerServiceStatus(app: McpServer, { catalogue, log, scopes, viewUri }: OpsDeps): void {
   app.tool(
     'service_status',
     {
@@ -36,6 +36,8 @@ export function registerServiceStatus(app: McpServer, { catalogue, log, scopes }
       input: z.object({ service: serviceArgument }),
       output,
       annotations: { readOnlyHint: true, openWorldHint: false },
+      // A host that renders views shows the service beside the result; any other gets the text.
+      ...(viewUri === undefined ? {} : { ui: { resourceUri: viewUri } }),
     },
     async ({ service }) => {
       const entry = catalogue.get(service)

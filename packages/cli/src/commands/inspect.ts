@@ -1,8 +1,10 @@
 /**
  * @module inspect
- * `tessera inspect <url>` (or `--stdio "<command>"`): what a server offers, for reading, or as
- * one JSON document with `--json`.
+ * `tessera inspect <url>` (or `--stdio "<command>"`): what a server offers (tools, resources,
+ * templates, prompts, skills and the views its tools are shown with), for reading, or as one
+ * JSON document with `--json`.
  */
+import { SKILLS_EXTENSION } from '@tessera/core/protocol'
 import { isObject } from '../client/json-rpc.ts'
 import { type Offer, renderOffer } from '../terminal/render-offer.ts'
 import { ExitCode } from './exit-codes.ts'
@@ -17,6 +19,7 @@ export async function inspect(
   try {
     const caps = session.server.capabilities
     const has = (name: string) => isObject(caps[name])
+    const extensions = isObject(caps.extensions) ? caps.extensions : {}
     const offer: Offer = {
       server: session.server,
       tools: has('tools') ? await listAll(session, 'tools/list', 'tools') : [],
@@ -25,6 +28,7 @@ export async function inspect(
         ? await listAll(session, 'resources/templates/list', 'resourceTemplates')
         : [],
       prompts: has('prompts') ? await listAll(session, 'prompts/list', 'prompts') : [],
+      skills: isObject(extensions[SKILLS_EXTENSION]) ? await listAll(session, 'skills/list', 'skills') : [],
     }
     process.stdout.write(`${options.json ? JSON.stringify(offer, null, 2) : renderOffer(offer)}\n`)
     return ExitCode.ok

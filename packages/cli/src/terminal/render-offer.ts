@@ -4,6 +4,7 @@
  * instructions, then its tools (each with its input fields), resources, templates and prompts.
  */
 import { styleText } from 'node:util'
+import { VIEW_MIME_TYPE } from '@tessera/core/protocol'
 import { isObject, type JsonObject } from '../client/json-rpc.ts'
 import type { ServerSummary } from '../client/session.ts'
 
@@ -13,6 +14,8 @@ export interface Offer {
   resources: JsonObject[]
   templates: JsonObject[]
   prompts: JsonObject[]
+  /** The entries of `skills/list`, when the server offers the skills extension. */
+  skills: JsonObject[]
 }
 
 const color = process.stdout.isTTY && process.env.NO_COLOR === undefined
@@ -32,6 +35,7 @@ export function renderOffer(offer: Offer): string {
     `${bold(String(tool.name))}${tool.title ? ` — ${String(tool.title)}` : ''}${hints(tool)}`,
     ...indent(String(tool.description ?? ''), 4),
     ...fields(isObject(tool.inputSchema) ? tool.inputSchema : {}),
+    ...viewOf(tool),
   ])
   section(lines, 'Resources', offer.resources, (r) => [
     `${bold(String(r.uri))}  ${String(r.name ?? '')}${r.mimeType ? dim(` ${String(r.mimeType)}`) : ''}`,
@@ -41,6 +45,25 @@ export function renderOffer(offer: Offer): string {
     `${bold(String(t.uriTemplate))}  ${String(t.name ?? '')}`,
     ...indent(String(t.description ?? ''), 4),
   ])
+  section(lines, 'Skills', offer.skills, (skill) => {
+    const front = isObject(skill.frontmatter) ? skill.frontmatter : {}
+    const files = Array.isArray(skill.resources)
+      ? `${skill.resources.length} files`
+      : 'files listed on demand'
+    return [
+      `${bold(String(front.name ?? skill.uri))}  ${dim(`${String(skill.uri)}, ${files}`)}`,
+      ...indent(String(front.description ?? ''), 4),
+    ]
+  })
+  section(
+    lines,
+    'Views',
+    offer.resources.filter((r) => r.mimeType === VIEW_MIME_TYPE),
+    (view) => [
+      `${bold(String(view.uri))}  ${String(view.name ?? '')}`,
+      ...indent(String(view.description ?? ''), 4),
+    ],
+  )
   section(lines, 'Prompts', offer.prompts, (p) => [
     `${bold(String(p.name))}${p.description ? ` — ${String(p.description)}` : ''}`,
     ...(Array.isArray(p.arguments) ? p.arguments.filter(isObject) : []).map(
@@ -60,6 +83,14 @@ function section(
   lines.push('', bold(`${title} (${items.length})`))
   if (items.length === 0) lines.push(dim('  none'))
   for (const item of items) lines.push(...render(item).map((line) => `  ${line}`))
+}
+
+/** The line naming the view a tool is shown with (MCP Apps), and who may call it. */
+function viewOf(tool: JsonObject): string[] {
+  const ui = isObject(tool._meta) && isObject(tool._meta.ui) ? tool._meta.ui : undefined
+  if (typeof ui?.resourceUri !== 'string') return []
+  const appOnly = Array.isArray(ui.visibility) && !ui.visibility.includes('model')
+  return [dim(`    view: ${ui.resourceUri}${appOnly ? ' (called by the view only)' : ''}`)]
 }
 
 function hints(tool: JsonObject): string {

@@ -37,13 +37,16 @@ export type {
   ResourceContents,
 } from './modern/results.ts'
 export {
+  APPS_EXTENSION,
   HANDSHAKE_VERSIONS,
   INPUT_KEY_META,
   LOGGING_LEVELS,
   type LoggingLevel,
   MetaKey,
   MODERN_VERSION,
+  SKILLS_EXTENSION,
   TASKS_EXTENSION,
+  VIEW_MIME_TYPE,
 } from './modern/vocabulary.ts'
 
 /**

@@ -33,6 +33,15 @@ export const INPUT_KEY_META = 'dev.tessera/inputKey'
 /** The tasks extension: a client lists it in a request's capabilities, a server in discover's. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
 
+/** The skills extension: Agent Skills served as resources, listed by `skills/list`. */
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills'
+
+/** The MCP Apps extension: views a host renders beside a tool's result. */
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui'
+
+/** The media type of an MCP Apps view. */
+export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app'
+
 /** The levels of a log message, least severe first: a client's level keeps it and those after it. */
 export const LOGGING_LEVELS = [
   'debug',

@@ -2,9 +2,11 @@
  * @module definition-hooks
  * What the installed extensions add to one kind of definition: the option names they accept
  * beside the core's, their `define` run on each registration before anything is stored, the
- * `_meta` entries they add, and how many registered definitions carry each extension's data.
+ * `_meta` entries they add, how many registered definitions carry each extension's data, and
+ * whether one is offered to a request.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import { type ClientCapabilities, declaresExtension } from '../../protocol/modern/capabilities.ts'
 import type { Definition, DefinitionOptions } from './extension.ts'
 
 /** One extension's options for one kind of definition. */
@@ -26,11 +28,18 @@ const NOTHING: ReadonlyMap<string, unknown> = new Map()
 export class DefinitionHooks {
   readonly #hooks: readonly DefinitionHook[]
   readonly #usage = new Map<string, number>()
+  /** The `visible` of each extension that has one, by id. */
+  readonly #visible: ReadonlyMap<string, NonNullable<DefinitionOptions['visible']>>
   /** The option names the extensions add, each mapped to `true` (as `assertKnownOptions` takes them). */
   readonly names: Readonly<Record<string, true>>
 
   constructor(hooks: readonly DefinitionHook[] = []) {
     this.#hooks = hooks
+    this.#visible = new Map(
+      hooks.flatMap(({ id, options }) =>
+        options.visible === undefined ? [] : [[id, options.visible.bind(options)]],
+      ),
+    )
     this.names = Object.fromEntries(hooks.flatMap((hook) => (hook.options.names ?? []).map((n) => [n, true])))
   }
 
@@ -69,6 +78,28 @@ export class DefinitionHooks {
   /** Uncounts what a removed definition carried. */
   removed(extended: Extended): void {
     for (const id of extended.data.keys()) this.#usage.set(id, (this.#usage.get(id) ?? 1) - 1)
+  }
+
+  /** Whether an extension may hide the definition from some requests. */
+  hides(extended: Extended): boolean {
+    for (const id of extended.data.keys()) if (this.#visible.has(id)) return true
+    return false
+  }
+
+  /** Whether the definition is offered to a request whose capabilities are `caps`. */
+  offers(extended: Extended, caps: ClientCapabilities): boolean {
+    for (const [id, data] of extended.data) {
+      const visible = this.#visible.get(id)
+      if (visible !== undefined && !visible(data, { declared: declaresExtension(caps, id) })) return false
+    }
+    return true
+  }
+
+  /** A key telling apart the requests the definitions may be offered to differently. */
+  audienceOf(caps: ClientCapabilities): string {
+    let key = ''
+    for (const id of this.#visible.keys()) key += declaresExtension(caps, id) ? '1' : '0'
+    return key
   }
 
   /** How many registered definitions carry something of extension `id`. */

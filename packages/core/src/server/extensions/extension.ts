@@ -85,6 +85,12 @@ export interface DefinitionOptions {
    * it keeps for the definition, or undefined when the definition does not use it.
    */
   define(definition: Definition): DefinedByExtension | undefined
+  /**
+   * Whether a tool that carries what `define` kept (`data`) is offered to a request: listed by
+   * `tools/list` and callable with `tools/call` (an unknown tool, -32602, otherwise). `declared`
+   * says whether the request declared the extension. Default: always. Read for tools.
+   */
+  visible?(data: unknown, request: { readonly declared: boolean }): boolean
 }
 
 /** A definition being registered, as an extension reads it. */

@@ -26,11 +26,13 @@ import { ToolError } from '../tool-error.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { toolResultFault } from './result-shape.ts'
 
-export function listTools({ catalogue, params, exchange }: MethodCall): JsonObject {
+export function listTools({ catalogue, params, exchange, meta }: MethodCall): JsonObject {
+  // What an extension hides from this request is not in the list, nor in what it may call.
+  const shown = catalogue.tools.shownTo(meta.clientCapabilities)
   const [items, hint] = listed(
     catalogue.listOnlyPermitted,
-    catalogue.tools.list(),
-    () => catalogue.tools.listFor(exchange.auth),
+    shown,
+    () => catalogue.tools.listFor(exchange.auth, meta.clientCapabilities),
     catalogue.cache.toolsList,
   )
   const page = paginate('tools', items, params.cursor, catalogue.pageSize)
@@ -38,10 +40,9 @@ export function listTools({ catalogue, params, exchange }: MethodCall): JsonObje
   if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
   result.ttlMs = hint.ttlMs
   result.cacheScope = hint.cacheScope
-  // The first page of the whole list is every caller's until a tool changes, which replaces
-  // the list: encoded once per list.
-  const all = catalogue.tools.list()
-  return items === all && page.start === 0 ? keyedResult(result, all) : result
+  // The first page of the whole list is every caller's (of one audience) until a tool changes,
+  // which replaces the list: encoded once per list.
+  return items === shown && page.start === 0 ? keyedResult(result, shown) : result
 }
 
 export async function callTool(call: MethodCall): Promise<ResultObject> {
@@ -49,7 +50,8 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const tool = catalogue.tools.get(name)
-  if (tool === undefined) invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
+  if (tool === undefined || !catalogue.tools.offers(tool, call.meta.clientCapabilities))
+    invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
   requireScopes(tool.scopes, exchange.auth, `Tool '${tool.name}'`)
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)

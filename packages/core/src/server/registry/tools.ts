@@ -7,6 +7,7 @@
 
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
+import type { ClientCapabilities } from '../../protocol/modern/capabilities.ts'
 import { buildMirrorTable, type MirrorTable } from '../../protocol/modern/param-headers/index.ts'
 import { type CompiledSchema, compileSchema, EMPTY_OBJECT_SCHEMA } from '../../schema/validator.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
@@ -41,6 +42,10 @@ export class ToolRegistry {
   readonly #extensions: DefinitionHooks
   readonly #known: Readonly<Record<string, true>>
   #listCache: JsonObject[] | undefined
+  /** How many tools an extension may hide from some requests. */
+  #hidable = 0
+  /** The list each audience is offered (see `DefinitionHooks.audienceOf`), while some tool is hidable. */
+  readonly #shownCache = new Map<string, JsonObject[]>()
 
   constructor(extensions = new DefinitionHooks()) {
     this.#extensions = extensions
@@ -100,7 +105,8 @@ export class ToolRegistry {
     }
     this.#tools.set(name, tool)
     this.#extensions.added(extended)
-    this.#listCache = undefined
+    if (this.#extensions.hides(extended)) this.#hidable++
+    this.#changed()
     return tool
   }
 
@@ -109,8 +115,36 @@ export class ToolRegistry {
     if (tool === undefined) return false
     this.#tools.delete(name)
     this.#extensions.removed(tool.extended)
-    this.#listCache = undefined
+    if (this.#extensions.hides(tool.extended)) this.#hidable--
+    this.#changed()
     return true
+  }
+
+  #changed(): void {
+    this.#listCache = undefined
+    this.#shownCache.clear()
+  }
+
+  /** Whether `tool` is offered to a request whose capabilities are `caps` (an extension may hide it). */
+  offers(tool: RegisteredTool, caps: ClientCapabilities): boolean {
+    return this.#hidable === 0 || this.#extensions.offers(tool.extended, caps)
+  }
+
+  /**
+   * The descriptors offered to a request whose capabilities are `caps`: the whole list, unless an
+   * extension hides some tool from it; computed once per change and audience.
+   */
+  shownTo(caps: ClientCapabilities): readonly JsonObject[] {
+    if (this.#hidable === 0) return this.list()
+    const audience = this.#extensions.audienceOf(caps)
+    let shown = this.#shownCache.get(audience)
+    if (shown === undefined) {
+      shown = [...this.#tools.values()]
+        .filter((t) => this.#extensions.offers(t.extended, caps))
+        .map((t) => t.descriptor)
+      this.#shownCache.set(audience, shown)
+    }
+    return shown
   }
 
   /** Descriptors in registration order, computed once per change. */
@@ -119,9 +153,10 @@ export class ToolRegistry {
     return this.#listCache
   }
 
-  /** The descriptors of the tools `auth` holds the scopes of. */
-  listFor(auth: AuthInfo | undefined): readonly JsonObject[] {
-    return visibleTo(this.#tools.values(), auth) ?? this.list()
+  /** The descriptors offered to a request with `caps` of the tools `auth` holds the scopes of. */
+  listFor(auth: AuthInfo | undefined, caps: ClientCapabilities): readonly JsonObject[] {
+    const offered = [...this.#tools.values()].filter((tool) => this.offers(tool, caps))
+    return visibleTo(offered, auth) ?? this.shownTo(caps)
   }
 }
 
