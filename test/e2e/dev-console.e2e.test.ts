@@ -9,7 +9,8 @@
  * which one, and a resource template's form reads the resource it names; the token shows nowhere
  * in the page. Skipped, with the reason printed, where no Chromium is installed
  * (`apt-get install chromium`; `.ci/run` installs it). `TESSERA_CONSOLE_SCREENSHOT=<file>` saves
- * the demo's page at the end (the picture in docs/guides/dev-console.md).
+ * the demo's page at the end (the picture in docs/guides/dev-console.md). The demo's runbook
+ * skills are listed and read.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,6 +21,7 @@ import { freePort, LoggedProcess } from '../helpers/logged-process.ts'
 import { startAuthority, type TestAuthority } from '../helpers/oauth.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
+const PICKER = 'Tool, resource, prompt or skill'
 const CHROMIUM = [process.env.TESSERA_TEST_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (path): path is string => path !== undefined && path !== '' && existsSync(path),
 )
@@ -86,7 +88,7 @@ describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
     await page.goto(consoleUrl)
     await page.getByText('live').waitFor()
 
-    await page.getByLabel('Tool, resource or prompt').selectOption('tool\u0000rollback')
+    await page.getByLabel(PICKER).selectOption('tool\u0000rollback')
     await page.getByLabel('service').fill('checkout')
     await page.getByRole('button', { name: 'Call' }).click()
 
@@ -113,6 +115,21 @@ describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
 
     const screenshot = process.env.TESSERA_CONSOLE_SCREENSHOT
     if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })
+    await page.close()
+  }, 60_000)
+
+  it('listsTheRunbookSkillsAndReadsOne', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await page.goto(consoleUrl)
+    await page.getByText('live').waitFor()
+    await page.getByLabel(PICKER).selectOption('skill\u0000skill://runbooks/checkout/SKILL.md')
+    await page.getByText('What to do when Checkout API misbehaves', { exact: false }).first().waitFor()
+    await page.getByRole('button', { name: 'Read SKILL.md' }).click()
+    await page
+      .getByRole('status')
+      .getByText(/name: checkout/)
+      .first()
+      .waitFor()
     await page.close()
   }, 60_000)
 })
@@ -154,19 +171,19 @@ describe.skipIf(CHROMIUM === undefined)('dev console of a server behind OAuth in
     await page.getByText('Requests carry Authorization: Bearer …').waitFor()
     await expect.poll(() => page.getByLabel('Access token').inputValue()).toBe('')
 
-    await page.getByLabel('Tool, resource or prompt').selectOption('tool\u0000status')
+    await page.getByLabel(PICKER).selectOption('tool\u0000status')
     await page.getByLabel('service').fill('checkout')
     await page.getByRole('button', { name: 'Call' }).click()
     await page.getByRole('status').getByText('checkout is green').waitFor()
     await expect.poll(() => page.locator('tr.call', { hasText: 'ann' }).count()).toBeGreaterThan(0)
 
-    await page.getByLabel('Tool, resource or prompt').selectOption('tool\u0000restart')
+    await page.getByLabel(PICKER).selectOption('tool\u0000restart')
     await page.getByLabel('service').fill('checkout')
     await page.getByRole('button', { name: 'Call' }).click()
     const scope = page.getByRole('status').filter({ hasText: 'Calling restart was refused: HTTP 403' })
     await scope.getByText(/Paste a token with the scope notes:write/).waitFor()
 
-    await page.getByLabel('Tool, resource or prompt').selectOption('template\u0000notes://teams/{team}{?day}')
+    await page.getByLabel(PICKER).selectOption('template\u0000notes://teams/{team}{?day}')
     await page.getByLabel('team').fill('site reliability')
     await page.getByLabel('day').fill('2026-12-02')
     await page.getByRole('button', { name: 'Read' }).click()

@@ -10,7 +10,8 @@
  * view renders from its own page alone. Skipped, with the reason printed, where no Chromium is
  * installed (`apt-get install chromium`; `.ci/run` installs it).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { build as bundle } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
@@ -36,17 +37,27 @@ const requested: string[] = []
 
 beforeAll(async () => {
   if (CHROMIUM === undefined) return
-  await buildView({ configFile: join(VIEW, 'vite.config.ts'), logLevel: 'warn' })
-  server = await startOpsServer({ view: readFileSync(join(VIEW, 'dist/index.html'), 'utf8') })
-  const built = await bundle({
+  // Built into a folder of its own: the dev console's test builds the demo's in parallel.
+  const built = mkdtempSync(join(tmpdir(), 'ops-view-'))
+  await buildView({ configFile: join(VIEW, 'vite.config.ts'), logLevel: 'warn', build: { outDir: built } })
+  server = await startOpsServer({ view: readFileSync(join(built, 'index.html'), 'utf8') })
+  const host = await bundle({
     entryPoints: [join(HOST, 'host.ts')],
     bundle: true,
     format: 'esm',
     platform: 'browser',
     write: false,
     logLevel: 'silent',
+    // `@tessera/*` from their sources, through the root tsconfig's paths, as everywhere in the
+    // tests; what core picks by platform, in its browser build.
+    tsconfig: join(ROOT, 'tsconfig.json'),
+    alias: {
+      '#crypto': join(ROOT, 'packages/core/src/security/crypto-web.ts'),
+      '#raw-schema': join(ROOT, 'packages/core/src/schema/raw-schema-cfworker.ts'),
+      '#otel-loader': join(ROOT, 'packages/core/src/observation/telemetry/otel-loader-web.ts'),
+    },
   })
-  hostScript = built.outputFiles[0]!.text
+  hostScript = host.outputFiles[0]!.text
   const { chromium } = await import('playwright-core')
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] })
 }, 120_000)

@@ -4,7 +4,8 @@
  * client. A tool's arguments come from a form generated from its input schema, a template's
  * variables from a form of its URI template; when the tool asks (an `InputRequiredResult`), each
  * question becomes a form on the page, and the answers go back as the next round with the sealed
- * `requestState`. The last answer can be sent again, to see what a replay of it does. What the
+ * `requestState`. The last answer can be sent again, to see what a replay of it does. A skill's
+ * SKILL.md is read like any resource. What the
  * server refused, listing included, is said in words, with what to do about it.
  */
 import { useEffect, useState } from 'preact/hooks'
@@ -16,6 +17,7 @@ import {
   type Prompt,
   type Resource,
   type ResourceTemplate,
+  type Skill,
 } from './offer.ts'
 import { OutcomeView, ResultView } from './result-view.tsx'
 import { SchemaForm } from './schema-form.tsx'
@@ -26,6 +28,7 @@ type Target =
   | { kind: 'resource'; resource: Resource }
   | { kind: 'template'; template: ResourceTemplate }
   | { kind: 'prompt'; prompt: Prompt }
+  | { kind: 'skill'; skill: Skill }
 interface Question {
   method: string
   params: Json
@@ -182,6 +185,7 @@ function targetKey(target: Target | undefined): string {
   if (target.kind === 'tool') return `tool\u0000${target.tool.name}`
   if (target.kind === 'resource') return `resource\u0000${target.resource.uri}`
   if (target.kind === 'template') return `template\u0000${target.template.uriTemplate}`
+  if (target.kind === 'skill') return `skill\u0000${target.skill.uri}`
   return `prompt\u0000${target.prompt.name}`
 }
 
@@ -212,10 +216,10 @@ function TargetPicker({
   target?: Target
   pick: (next: Target) => void
 }) {
-  const { tools, resources, templates, prompts } = offer
+  const { tools, resources, templates, prompts, skills } = offer
   return (
     <>
-      <label for="target">Tool, resource or prompt</label>
+      <label for="target">Tool, resource, prompt or skill</label>
       <select
         id="target"
         value={targetKey(target)}
@@ -225,6 +229,7 @@ function TargetPicker({
           if (kind === 'resource') pick({ kind, resource: resources.find((r) => r.uri === name)! })
           if (kind === 'template') pick({ kind, template: templates.find((t) => t.uriTemplate === name)! })
           if (kind === 'prompt') pick({ kind, prompt: prompts.find((p) => p.name === name)! })
+          if (kind === 'skill') pick({ kind, skill: skills.find((s) => s.uri === name)! })
         }}
       >
         <option value="">Choose…</option>
@@ -246,6 +251,11 @@ function TargetPicker({
         <optgroup label="Prompts">
           {prompts.map((p) => (
             <option value={`prompt\u0000${p.name}`}>{p.name}</option>
+          ))}
+        </optgroup>
+        <optgroup label="Skills">
+          {skills.map((s) => (
+            <option value={`skill\u0000${s.uri}`}>{s.frontmatter.name ?? s.uri}</option>
           ))}
         </optgroup>
       </select>
@@ -298,6 +308,7 @@ function TargetPanel({ target, readUri, callTool, read, getPrompt }: TargetPanel
           )}
         </div>
       )}
+      {target?.kind === 'skill' && <SkillPanel skill={target.skill} read={read} />}
       {target?.kind === 'prompt' && (
         <div>
           <h3>{target.prompt.name}</h3>
@@ -320,6 +331,22 @@ function TargetPanel({ target, readUri, callTool, read, getPrompt }: TargetPanel
         </div>
       )}
     </>
+  )
+}
+
+/** A skill: its name, what it is for, the URI of its SKILL.md, and reading that file. */
+function SkillPanel({ skill, read }: { skill: Skill; read: (uri: string) => void }) {
+  return (
+    <div>
+      <h3>{skill.frontmatter.name ?? skill.uri}</h3>
+      {skill.frontmatter.description && <p>{skill.frontmatter.description}</p>}
+      <p>
+        <code>{skill.uri}</code>
+      </p>
+      <button type="button" onClick={() => read(skill.uri)}>
+        Read SKILL.md
+      </button>
+    </div>
   )
 }
 
