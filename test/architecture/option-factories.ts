@@ -209,6 +209,7 @@ export const NOT_OPTIONS: Readonly<Record<string, string>> = {
   declaresExtension: "a client's capabilities, read as the client sent them",
   requireScopes: 'the caller, as the transport authenticated it',
   viewContentSecurityPolicy: "a view's _meta.ui, read as the server sent it",
+  viewPermissionsPolicy: "a view's _meta.ui, read as the server sent it",
 }
 
 const tool = (extra: Extra) =>

@@ -10,7 +10,9 @@
  * in the page. Skipped, with the reason printed, where no Chromium is installed
  * (`apt-get install chromium`; `.ci/run` installs it). `TESSERA_CONSOLE_SCREENSHOT=<file>` saves
  * the demo's page at the end (the picture in docs/guides/dev-console.md). The demo's runbook
- * skills are listed and read.
+ * skills are listed and read. A tool's view (MCP Apps) renders under its result, in a frame of an
+ * opaque origin under the view's CSP, and rolls the service back through a question the console
+ * asks under the frame.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -115,6 +117,47 @@ describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
 
     const screenshot = process.env.TESSERA_CONSOLE_SCREENSHOT
     if (screenshot) await page.screenshot({ path: screenshot, fullPage: true })
+    await page.close()
+  }, 60_000)
+
+  it('rendersAToolsViewUnderItsResultAndRollsBackThroughIt', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1200 } })
+    await page.goto(consoleUrl)
+    await page.getByText('live').waitFor()
+    await page.getByLabel(PICKER).selectOption('tool\u0000service_status')
+    await page.getByLabel('service').fill('search')
+    await page.getByRole('button', { name: 'Call' }).click()
+
+    const region = page.getByRole('region', { name: 'The view of service_status' })
+    const view = region.frameLocator('iframe').frameLocator('iframe')
+    await expect.poll(() => view.locator('#title').textContent(), { timeout: 15_000 }).toContain('search')
+    await expect.poll(() => view.locator('#history tbody tr').count(), { timeout: 15_000 }).toBeGreaterThan(1)
+
+    // The sandbox page and the view each run in an opaque origin, and the view reaches nothing.
+    const frames = page.frames().filter((frame) => frame !== page.mainFrame())
+    expect(frames).toHaveLength(2)
+    for (const frame of frames) expect(await frame.evaluate(() => window.origin)).toBe('null')
+    const inner = frames.find((frame) => frame.url() === 'about:srcdoc')!
+    const violated = await inner.evaluate(
+      () =>
+        new Promise<string>((found) => {
+          document.addEventListener('securitypolicyviolation', (event) => found(event.effectiveDirective))
+          setTimeout(() => found('no violation'), 5000)
+          void fetch('/_tessera/events').catch(() => undefined)
+        }),
+    )
+    expect(violated).toBe('connect-src')
+
+    const rollbacks = page.locator('tr.call', { hasText: 'rollback' }).filter({ hasText: 'done' })
+    const before = await rollbacks.count()
+    await view.locator('#rollback').click()
+    const question = region.getByRole('group', { name: /Choose the version to return to/ })
+    await question.waitFor()
+    await question.getByRole('button', { name: 'Accept' }).click()
+    await expect
+      .poll(() => view.locator('#outcome').textContent(), { timeout: 15_000 })
+      .toMatch(/^Rolled back from \S+ to \S+\.$/)
+    await expect.poll(() => rollbacks.count()).toBe(before + 1)
     await page.close()
   }, 60_000)
 

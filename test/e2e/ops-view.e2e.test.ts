@@ -37,7 +37,8 @@ const requested: string[] = []
 
 beforeAll(async () => {
   if (CHROMIUM === undefined) return
-  // Built into a folder of its own: the dev console's test builds the demo's in parallel.
+  // Built from its sources into a folder of its own: the test needs no earlier build, and leaves
+  // the one `npm run build` wrote alone.
   const built = mkdtempSync(join(tmpdir(), 'ops-view-'))
   await buildView({ configFile: join(VIEW, 'vite.config.ts'), logLevel: 'warn', build: { outDir: built } })
   server = await startOpsServer({ view: readFileSync(join(built, 'index.html'), 'utf8') })

@@ -3,7 +3,8 @@
  * The development console over real HTTP on 127.0.0.1: its event stream shows each request, the
  * rounds of a multi round-trip call with the state's round and expiry, and the single-use record
  * an answer executed and a replay found done; a foreign Host or Origin is answered 403, a Host
- * sent twice or that is no host and port 400, as on the MCP endpoint; it is
+ * sent twice or that is no host and port 400, as on the MCP endpoint; the sandbox page a view is
+ * rendered in carries the view's own CSP; it is
  * refused in production and absent from a server that did not ask for it, where nothing is
  * published at all.
  */
@@ -164,6 +165,32 @@ describe('dev console', () => {
     const events = await eventsUntil(reader, (seen) => seen.some((e) => e.event === 'request-end'))
     expect(ofType(events, 'request-end')[0]!.request).toMatchObject({ target: 'rollback' })
     await reader.cancel()
+  })
+
+  it('servesAViewsSandboxPageUnderTheViewsOwnPolicyAndRefusesMetadataThatIsNoObject', async () => {
+    running = await listen(app(), { port: 0, devConsole: true })
+    const frame = `${new URL(running.url).origin}/_tessera/view-frame`
+    const ui = { csp: { connectDomains: ['https://api.example.com'] }, permissions: { camera: {} } }
+    const page = await fetch(`${frame}?ui=${encodeURIComponent(JSON.stringify(ui))}`)
+    expect(page.status).toBe(200)
+    const policy = page.headers.get('content-security-policy') ?? ''
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).toContain('connect-src https://api.example.com;')
+    expect(policy).toContain('sandbox allow-scripts allow-forms')
+    const html = await page.text()
+    expect(html).toContain('ui/notifications/sandbox-proxy-ready')
+    expect(html).toContain(`view.setAttribute('allow', "camera")`)
+    expect((await fetch(frame)).headers.get('content-security-policy')).toContain("connect-src 'none'")
+
+    for (const [query, said] of [
+      ['?ui=%5B%5D', 'is not a JSON object'],
+      ['?ui=%7B', 'is not JSON'],
+      [`?ui=${'x'.repeat(9000)}`, 'is longer than 8192 characters'],
+    ] as const) {
+      const refused = await fetch(`${frame}${query}`)
+      expect(refused.status).toBe(400)
+      expect(((await refused.json()) as { error: string }).error).toContain(said)
+    }
   })
 
   it('answers403ToAForeignHostOrOriginAnd405ToAnythingButGet', async () => {

@@ -8,14 +8,7 @@ import { createServer, type McpServer } from '@tessera/core'
 import type { ClientCapabilities } from '@tessera/core/protocol'
 import { createTestClient } from '@tessera/core/testing'
 import { describe, expect, it } from 'vitest'
-import {
-  APPS_EXTENSION,
-  type AppsOptions,
-  appsExtension,
-  VIEW_MIME_TYPE,
-  type ViewSource,
-  viewContentSecurityPolicy,
-} from './index.ts'
+import { APPS_EXTENSION, type AppsOptions, appsExtension, VIEW_MIME_TYPE, type ViewSource } from './index.ts'
 
 const HTML = '<!doctype html><title>Status</title><p id="status">loading</p>'
 const status: ViewSource = {
@@ -131,22 +124,5 @@ describe('apps extension', () => {
       /permissions.usb is not a permission of a view/,
     )
     expect(() => appsExtension({ views: [status, status] })).toThrow("View 'ui://ops/status' is given twice.")
-  })
-})
-
-describe('viewContentSecurityPolicy', () => {
-  it('letsAViewReachOnlyTheOriginsItsMetadataNames', () => {
-    expect(viewContentSecurityPolicy(undefined)).toBe(
-      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:; media-src data:; connect-src 'none'; frame-src 'none'; base-uri 'none'",
-    )
-    const policy = viewContentSecurityPolicy({
-      csp: {
-        connectDomains: ['https://api.example.com', 'https://x.com; script-src *'],
-        resourceDomains: ['https://cdn.example.com'],
-      },
-    })
-    expect(policy).toContain('connect-src https://api.example.com;')
-    expect(policy).toContain("script-src 'unsafe-inline' https://cdn.example.com;")
-    expect(policy).not.toContain('script-src *')
   })
 })

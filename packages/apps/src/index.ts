@@ -10,5 +10,5 @@ export {
   type ToolUiOptions,
   type ToolVisibility,
 } from './apps-extension.ts'
-export { viewContentSecurityPolicy } from './view-policy.ts'
+export { viewContentSecurityPolicy, viewPermissionsPolicy } from './view-policy.ts'
 export type { ViewCsp, ViewPermissions, ViewSource } from './views.ts'

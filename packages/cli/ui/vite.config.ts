@@ -22,7 +22,11 @@ export default defineConfig({
   },
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   resolve: {
-    // The wire rules the page's client follows are core's own, from its sources.
-    alias: { '@tessera/core/protocol': join(UI, '../../core/src/protocol/index.ts') },
+    // The wire rules the page's client follows are core's own, and the sandbox of a view is
+    // @tessera/apps' own, from their sources.
+    alias: {
+      '@tessera/core/protocol': join(UI, '../../core/src/protocol/index.ts'),
+      '@tessera/apps': join(UI, '../../apps/src/index.ts'),
+    },
   },
 })

@@ -3,7 +3,8 @@
  * The development console's server side, beside the MCP endpoint under `/_tessera/`: it subscribes
  * to what the server publishes on the `tessera:dev` channel, keeps the latest events, and streams
  * them to the page over SSE (`/_tessera/events`: what happened so far, then everything as it
- * happens). Loopback only: a foreign `Host` or `Origin` is answered 403 before any route, a `Host`
+ * happens), and serves the sandbox page a tool's view is rendered in (`/_tessera/view-frame`).
+ * Loopback only: a foreign `Host` or `Origin` is answered 403 before any route, a `Host`
  * sent twice or that is no host and port 400, as the MCP endpoint answers it. It
  * exists only while a development start made it, so a production server has no such paths and
  * publishes nothing.
@@ -19,6 +20,7 @@ import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 import { SuccessStatus, wireMappings } from '@tessera/core/protocol'
 import { DEV_CONSOLE_CHANNEL } from '../dev/dev-messages.ts'
 import { foreignRequest } from './loopback.ts'
+import { loadViewPolicies, viewFramePage } from './view-frame.ts'
 
 /** Where the console is served, beside the MCP endpoint: its page, and its event stream under `events`. */
 export const CONSOLE_PATH = '/_tessera/'
@@ -134,7 +136,7 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
 
   return {
     handle(req, res, endpoint) {
-      const path = (req.url ?? '/').split('?')[0]!
+      const [path = '/', query = ''] = (req.url ?? '/').split('?', 2)
       if (path !== CONSOLE_PATH.slice(0, -1) && !path.startsWith(CONSOLE_PATH)) return false
       const refused = foreignRequest(req)
       if (refused !== undefined) {
@@ -151,6 +153,7 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
         return true
       }
       if (path === `${CONSOLE_PATH}events`) streamEvents(req, res)
+      else if (path === `${CONSOLE_PATH}view-frame`) void serveViewFrame(res, query)
       else if (path === CONSOLE_PATH.slice(0, -1)) {
         res.writeHead(PERMANENT_REDIRECT, { location: CONSOLE_PATH })
         res.end()
@@ -165,6 +168,31 @@ export function createDevConsole(options: DevConsoleOptions = {}): DevConsole {
       pages.clear()
     },
   }
+}
+
+/** The sandbox page a tool's view is rendered in, under the view's own CSP. */
+async function serveViewFrame(res: ServerResponse, query: string): Promise<void> {
+  const policies = await loadViewPolicies()
+  if (policies === undefined) {
+    answer(res, wireMappings.TESSERA_UNAVAILABLE.http, {
+      error:
+        'The console renders views with @tessera/apps, which could not be loaded: npm install @tessera/apps.',
+    })
+    return
+  }
+  const frame = viewFramePage(query, policies)
+  if ('problem' in frame) {
+    answer(res, wireMappings.TESSERA_INVALID_REQUEST.http, { error: frame.problem })
+    return
+  }
+  res.writeHead(SuccessStatus.ok, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(frame.html),
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': frame.policy,
+  })
+  res.end(frame.html)
 }
 
 function sseFrame(id: number, event: DevEvent): string {

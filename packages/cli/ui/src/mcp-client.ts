@@ -3,12 +3,18 @@
  * The console's own MCP client: a 2026-07-28 client over `fetch` to the endpoint of the server
  * that serves the page (same origin). Every request carries the `_meta` envelope, the mirrored
  * headers (`Mcp-Method`, `Mcp-Name`, and a tool's `Mcp-Param-*`), declares form elicitation, so
- * the page can answer a tool's questions itself, and, once the person pasted one, the access token
- * as `Authorization: Bearer`. A request never throws: what went wrong (no answer, a refusal, a
- * body that is not JSON-RPC) comes back in the outcome, with the challenge of a refusal, for the
- * page to put in words.
+ * the page can answer a tool's questions itself, and MCP Apps, as it renders a tool's view; and,
+ * once the person pasted one, it carries the access token as `Authorization: Bearer`. A request
+ * never throws: what went wrong (no answer, a refusal, a body that is not JSON-RPC) comes back in
+ * the outcome, with the challenge of a refusal, for the page to put in words.
  */
-import { encodeHeaderValue, MODERN_VERSION, paramHeaders } from '@tessera/core/protocol'
+import {
+  APPS_EXTENSION,
+  encodeHeaderValue,
+  MODERN_VERSION,
+  paramHeaders,
+  VIEW_MIME_TYPE,
+} from '@tessera/core/protocol'
 
 export type Json = Record<string, unknown>
 
@@ -17,6 +23,8 @@ export interface Tool {
   title?: string
   description?: string
   inputSchema: Json
+  /** Its metadata: `ui.resourceUri` names the view it is shown with (MCP Apps). */
+  _meta?: Json
 }
 
 export interface RpcOutcome {
@@ -41,7 +49,11 @@ export function unanswered(problem: string, withToken: boolean): RpcOutcome {
   return { status: 0, statusText: '', ok: false, withToken, problem }
 }
 
-const CAPABILITIES = { elicitation: { form: {} } }
+// The console answers form questions and renders views (MCP Apps), so it declares both.
+const CAPABILITIES = {
+  elicitation: { form: {} },
+  extensions: { [APPS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } },
+}
 const NAMED: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
 let nextId = 1
 

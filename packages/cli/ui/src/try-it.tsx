@@ -5,8 +5,8 @@
  * variables from a form of its URI template; when the tool asks (an `InputRequiredResult`), each
  * question becomes a form on the page, and the answers go back as the next round with the sealed
  * `requestState`. The last answer can be sent again, to see what a replay of it does. A skill's
- * SKILL.md is read like any resource. What the
- * server refused, listing included, is said in words, with what to do about it.
+ * SKILL.md is read like any resource, and a tool that names a view shows it under its result.
+ * What the server refused, listing included, is said in words, with what to do about it.
  */
 import { useEffect, useState } from 'preact/hooks'
 import { type ConsoleClient, type Json, type RpcOutcome, type Tool, unanswered } from './mcp-client.ts'
@@ -19,9 +19,11 @@ import {
   type ResourceTemplate,
   type Skill,
 } from './offer.ts'
+import { type Question, Questions } from './questions.tsx'
 import { OutcomeView, ResultView } from './result-view.tsx'
 import { SchemaForm } from './schema-form.tsx'
 import { TemplateForm } from './template-form.tsx'
+import { ViewFrame, viewOf } from './view-frame.tsx'
 
 type Target =
   | { kind: 'tool'; tool: Tool }
@@ -29,59 +31,46 @@ type Target =
   | { kind: 'template'; template: ResourceTemplate }
   | { kind: 'prompt'; prompt: Prompt }
   | { kind: 'skill'; skill: Skill }
-interface Question {
-  method: string
-  params: Json
+/** What the last request brought, and the call it was when it was a tool's. */
+interface Reply {
+  /** Counts the replies: a new one is a new view, even of the same tool. */
+  id: number
+  action: string
+  outcome: RpcOutcome
+  call?: { tool: Tool; args: Json }
 }
+
+/** The questions of the round the server asked last, with the answers given so far. */
+interface Asking {
+  questions: Record<string, Question>
+  state: string | undefined
+  answers: Json
+}
+
+let replies = 0
 
 export function TryIt({ client, children }: { client: ConsoleClient; children?: preact.ComponentChildren }) {
   const offer = useOffer(client)
   const [target, setTarget] = useState<Target>()
   const [args, setArgs] = useState<Json>({})
-  const [questions, setQuestions] = useState<Record<string, Question>>()
-  const [state, setState] = useState<string>()
-  const [answers, setAnswers] = useState<Json>({})
+  const { asking, setAsking, outcome, busy, run, clear } = useReplies(client)
   const [lastRound, setLastRound] = useState<Json>()
-  const [outcome, setOutcome] = useState<{ action: string; outcome: RpcOutcome }>()
   const [readUri, setReadUri] = useState<string>()
-  const [busy, setBusy] = useState(false)
 
   const pick = (next: Target) => {
     setTarget(next)
-    setQuestions(undefined)
-    setOutcome(undefined)
+    clear()
     setLastRound(undefined)
     setReadUri(undefined)
   }
 
-  const settle = (action: string, result: RpcOutcome) => {
-    const body = result.result
-    if (body?.resultType === 'input_required') {
-      setQuestions((body.inputRequests as Record<string, Question> | undefined) ?? {})
-      setState(body.requestState as string)
-      setAnswers({})
-      setOutcome(undefined)
-    } else {
-      setQuestions(undefined)
-      setOutcome({ action, outcome: result })
-    }
-  }
-
-  const run = async (action: string, work: () => Promise<RpcOutcome>) => {
-    setBusy(true)
-    try {
-      settle(action, await work())
-    } catch (error) {
-      settle(action, unanswered(`the console failed: ${(error as Error).message}`, client.hasToken))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const callRound = (action: string, tool: Tool, values: Json, round?: Json) =>
+    void run(action, () => client.callTool(tool, values, round), { tool, args: values })
 
   const callTool = (tool: Tool, values: Json) => {
     setArgs(values)
     setLastRound(undefined)
-    void run(`Calling ${tool.name}`, () => client.callTool(tool, values))
+    callRound(`Calling ${tool.name}`, tool, values)
   }
 
   const read = (uri: string) => {
@@ -90,17 +79,13 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
   }
 
   const answer = (key: string, response: Json) => {
-    const all = { ...answers, [key]: response }
-    setAnswers(all)
-    if (
-      target?.kind !== 'tool' ||
-      questions === undefined ||
-      Object.keys(all).length < Object.keys(questions).length
-    )
-      return
-    const round = { inputResponses: all, requestState: state }
+    if (asking === undefined || target?.kind !== 'tool') return
+    const all = { ...asking.answers, [key]: response }
+    setAsking({ ...asking, answers: all })
+    if (Object.keys(all).length < Object.keys(asking.questions).length) return
+    const round = { inputResponses: all, requestState: asking.state }
     setLastRound(round)
-    void run(`Answering ${target.tool.name}`, () => client.callTool(target.tool, args, round))
+    callRound(`Answering ${target.tool.name}`, target.tool, args, round)
   }
 
   return (
@@ -112,7 +97,6 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
         <OutcomeView action={method} outcome={refused} />
       ))}
       <TargetPicker offer={offer ?? NOTHING_OFFERED} target={target} pick={pick} />
-
       {target !== undefined && (
         <TargetPanel
           target={target}
@@ -124,19 +108,15 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
           }
         />
       )}
-
-      {questions !== undefined && (
-        <Questions questions={questions} round={state} answers={answers} answer={answer} />
-      )}
+      {asking && <Questions {...asking} answer={answer} />}
       <Replies
+        client={client}
         busy={busy}
         outcome={outcome}
+        tools={offer?.tools ?? []}
         resend={
           outcome && lastRound && target?.kind === 'tool'
-            ? () =>
-                void run(`Answering ${target.tool.name} again`, () =>
-                  client.callTool(target.tool, args, lastRound),
-                )
+            ? () => callRound(`Answering ${target.tool.name} again`, target.tool, args, lastRound)
             : undefined
         }
       />
@@ -144,39 +124,43 @@ export function TryIt({ client, children }: { client: ConsoleClient; children?: 
   )
 }
 
-function QuestionForm(props: {
-  questionKey: string
-  question: Question
-  answered: boolean
-  onAnswer(response: Json): void
-}) {
-  const { questionKey, question, answered, onAnswer } = props
-  if (answered) return <p>Answered “{questionKey}”.</p>
-  if (question.method !== 'elicitation/create' || question.params.mode === 'url') {
-    return (
-      <p>
-        “{questionKey}” asks <code>{question.method}</code>, which the console does not answer.
-      </p>
-    )
+/**
+ * The requests the page makes and what they brought: the reply to show, or the questions of the
+ * round the server asked; and whether one is under way.
+ */
+function useReplies(client: ConsoleClient) {
+  const [asking, setAsking] = useState<Asking>()
+  const [outcome, setOutcome] = useState<Reply>()
+  const [busy, setBusy] = useState(false)
+
+  const settle = (action: string, result: RpcOutcome, call?: Reply['call']) => {
+    const body = result.result
+    if (body?.resultType === 'input_required') {
+      const questions = (body.inputRequests as Record<string, Question> | undefined) ?? {}
+      setAsking({ questions, state: body.requestState as string, answers: {} })
+      setOutcome(undefined)
+    } else {
+      setAsking(undefined)
+      setOutcome({ id: ++replies, action, outcome: result, ...(call === undefined ? {} : { call }) })
+    }
   }
-  return (
-    <fieldset class="question">
-      <legend>{String(question.params.message ?? questionKey)}</legend>
-      <SchemaForm
-        id={`q-${questionKey}`}
-        schema={(question.params.requestedSchema as Json | undefined) ?? { type: 'object', properties: {} }}
-        submitLabel="Accept"
-        onSubmit={(content) => onAnswer({ action: 'accept', content })}
-      >
-        <button type="button" onClick={() => onAnswer({ action: 'decline' })}>
-          Decline
-        </button>
-        <button type="button" onClick={() => onAnswer({ action: 'cancel' })}>
-          Cancel
-        </button>
-      </SchemaForm>
-    </fieldset>
-  )
+
+  const run = async (action: string, work: () => Promise<RpcOutcome>, call?: Reply['call']) => {
+    setBusy(true)
+    try {
+      settle(action, await work(), call)
+    } catch (error) {
+      settle(action, unanswered(`the console failed: ${(error as Error).message}`, client.hasToken), call)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const clear = () => {
+    setAsking(undefined)
+    setOutcome(undefined)
+  }
+  return { asking, setAsking, outcome, busy, run, clear }
 }
 
 /** The select's value for a target: its kind and name, which no name can contain the separator of. */
@@ -350,49 +334,37 @@ function SkillPanel({ skill, read }: { skill: Skill; read: (uri: string) => void
   )
 }
 
-interface QuestionsProps {
-  questions: Record<string, Question>
-  /** The requestState of the round: a new round is a new set of forms. */
-  round: string | undefined
-  answers: Json
-  answer: (key: string, response: Json) => void
-}
-
-/** The questions of one round, each a form until it is answered. */
-function Questions({ questions, round, answers, answer }: QuestionsProps) {
-  return (
-    <section class="questions" aria-label="The server asks">
-      {Object.entries(questions).map(([key, question]) => (
-        <QuestionForm
-          key={`${round}-${key}`}
-          questionKey={key}
-          question={question}
-          answered={key in answers}
-          onAnswer={(response) => answer(key, response)}
-        />
-      ))}
-    </section>
-  )
-}
-
 interface RepliesProps {
+  client: ConsoleClient
   busy: boolean
-  outcome: { action: string; outcome: RpcOutcome } | undefined
+  outcome: Reply | undefined
+  /** The tools the server listed, for the calls a tool's view makes. */
+  tools: readonly Tool[]
   /** Sends the last round's answers again, when the last call answered a round. */
   resend: (() => void) | undefined
 }
 
-/** What the server answered, announced as it comes; and sending the same answer again. */
-function Replies({ busy, outcome, resend }: RepliesProps) {
+/**
+ * What the server answered, announced as it comes; sending the same answer again; and the view of
+ * a tool that names one, under its result.
+ */
+function Replies({ client, busy, outcome, tools, resend }: RepliesProps) {
+  const call = outcome?.call
+  const result = outcome?.outcome.result
   return (
-    <div aria-live="polite">
-      {busy && <p>Waiting for the server…</p>}
-      {outcome && <ResultView action={outcome.action} outcome={outcome.outcome} />}
-      {resend && (
-        <button type="button" onClick={resend}>
-          Send the same answer again
-        </button>
+    <>
+      <div aria-live="polite">
+        {busy && <p>Waiting for the server…</p>}
+        {outcome && <ResultView action={outcome.action} outcome={outcome.outcome} />}
+        {resend && (
+          <button type="button" onClick={resend}>
+            Send the same answer again
+          </button>
+        )}
+      </div>
+      {call !== undefined && result !== undefined && viewOf(call.tool) !== undefined && (
+        <ViewFrame key={outcome!.id} client={client} call={call} result={result} tools={tools} />
       )}
-    </div>
+    </>
   )
 }
