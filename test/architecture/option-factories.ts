@@ -210,6 +210,7 @@ export const NOT_OPTIONS: Readonly<Record<string, string>> = {
   requireScopes: 'the caller, as the transport authenticated it',
   viewContentSecurityPolicy: "a view's _meta.ui, read as the server sent it",
   viewPermissionsPolicy: "a view's _meta.ui, read as the server sent it",
+  pageResult: 'a page paginate made, and a cache hint the server resolved',
 }
 
 const tool = (extra: Extra) =>

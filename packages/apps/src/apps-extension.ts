@@ -9,7 +9,7 @@
  * client alike, with its ordinary result.
  */
 
-import type { Extension } from '@tessera/core/extension'
+import { clipped, type Extension } from '@tessera/core/extension'
 import { assertKnownOptions, type OptionNames } from '@tessera/core/ports'
 import { APPS_EXTENSION, type JsonObject, VIEW_MIME_TYPE } from '@tessera/core/protocol'
 import { type CheckedView, checkView } from './view-checks.ts'
@@ -112,7 +112,7 @@ function toolUi(option: ToolUiOptions, label: string, views: ReadonlyMap<string,
   assertKnownOptions(option, UI_OPTION_NAMES, label, { path: 'ui' })
   if (!views.has(option.resourceUri))
     throw new TypeError(
-      `${label}: ui.resourceUri '${String(option.resourceUri).slice(0, 128)}' names no view given to appsExtension.`,
+      `${label}: ui.resourceUri '${clipped(String(option.resourceUri))}' names no view given to appsExtension.`,
     )
   const visibility = option.visibility ?? ['model', 'app']
   if (

@@ -2,6 +2,7 @@
  * @module view-checks
  * The checks a view passes when it is given, and the `_meta.ui` it is then served with.
  */
+import { clipped } from '@tessera/core/extension'
 import type { JsonObject } from '@tessera/core/protocol'
 import type { ViewCsp, ViewPermissions, ViewSource } from './views.ts'
 
@@ -19,7 +20,7 @@ export interface CheckedView {
 
 /** Checks `view`; a TypeError naming it and the rule otherwise. */
 export function checkView(view: ViewSource): CheckedView {
-  const label = typeof view?.uri === 'string' ? `View '${view.uri.slice(0, 128)}'` : 'A view'
+  const label = typeof view?.uri === 'string' ? `View '${clipped(view.uri)}'` : 'A view'
   const fail = (rule: string): never => {
     throw new TypeError(`${label}: ${rule}.`)
   }

@@ -8,7 +8,14 @@
  * them: the extension needs no declaration.
  */
 import { TesseraError } from '@tessera/core'
-import { type Extension, type ExtensionMethod, paginate, requireScopes } from '@tessera/core/extension'
+import {
+  clipped,
+  type Extension,
+  type ExtensionMethod,
+  pageResult,
+  paginate,
+  requireScopes,
+} from '@tessera/core/extension'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '@tessera/core/ports'
 import { type JsonObject, SKILLS_EXTENSION } from '@tessera/core/protocol'
 import { readSkill, type Skill, type SkillSource } from './skill.ts'
@@ -81,19 +88,14 @@ export function skillsExtension(options: SkillsOptions): Extension {
     'skills/list': {
       run: async ({ params, pageSize, auth }) => {
         requireScopes(scopes, auth, 'Skills')
-        const page = paginate('skills', await listed(), params.cursor, pageSize)
-        return {
-          skills: page.items,
-          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-          ...cache,
-        }
+        return pageResult('skills', paginate('skills', await listed(), params.cursor, pageSize), cache)
       },
     },
     'skills/get': {
       run: async ({ params, auth }) => {
         requireScopes(scopes, auth, 'Skills')
         const skill = byUri.get(uriParam(params))
-        if (skill === undefined) throw invalid(`no skill is served at '${clip(String(params.uri))}'`)
+        if (skill === undefined) throw invalid(`no skill is served at '${clipped(String(params.uri))}'`)
         return { skill: (await listed())[skills.indexOf(skill)]!, ...cache }
       },
     },
@@ -114,12 +116,8 @@ function directoryMethod(skills: readonly Skill[], scopes: readonly string[]): E
       requireScopes(scopes, auth, 'Skills')
       const uri = uriParam(params).replace(/\/$/, '')
       const children = directories.get(uri)
-      if (children === undefined) throw invalid(`'${clip(uri)}' is not a folder of a skill served here`)
-      const page = paginate(`directory ${uri}`, children, params.cursor, pageSize)
-      return {
-        resources: page.items,
-        ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-      }
+      if (children === undefined) throw invalid(`'${clipped(uri)}' is not a folder of a skill served here`)
+      return pageResult('resources', paginate(`directory ${uri}`, children, params.cursor, pageSize))
     },
   }
 }
@@ -141,8 +139,4 @@ function uriParam(params: JsonObject): string {
 
 function invalid(message: string): TesseraError {
   return new TesseraError('TESSERA_INVALID_PARAMS', `Invalid params: ${message}.`)
-}
-
-function clip(text: string): string {
-  return text.length > 128 ? `${text.slice(0, 128)}…` : text
 }

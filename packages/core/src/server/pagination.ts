@@ -6,6 +6,7 @@
 
 import { sha256Base64url } from '#crypto'
 import { TesseraError } from '../errors.ts'
+import type { JsonObject } from '../protocol/jsonrpc/message.ts'
 
 /** One page of a list, and the cursor of the next. */
 export interface Page<T> {
@@ -32,6 +33,24 @@ export function paginate<T>(list: string, items: readonly T[], cursor: unknown, 
     start,
     nextCursor: end < items.length ? encodeCursor(list, end) : undefined,
   }
+}
+
+/**
+ * A list method's result for `page`: its items under `field`, `nextCursor` when a page follows,
+ * and the cache hint (`ttlMs`, `cacheScope`) when one is given.
+ */
+export function pageResult(
+  field: string,
+  page: Page<unknown>,
+  hint?: { readonly ttlMs: number; readonly cacheScope: string },
+): JsonObject {
+  const result: JsonObject = { [field]: page.items }
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
+  if (hint !== undefined) {
+    result.ttlMs = hint.ttlMs
+    result.cacheScope = hint.cacheScope
+  }
+  return result
 }
 
 function encodeCursor(list: string, offset: number): string {

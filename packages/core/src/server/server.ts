@@ -12,7 +12,7 @@ import type { Logger } from '../observation/logger.ts'
 import { Observer, type Subscriber } from '../observation/observer.ts'
 import type { Known, Telemetry } from '../observation/telemetry/telemetry.ts'
 import { assertKnownOptions, type OptionNames, positiveInteger } from '../option-checks.ts'
-import type { JsonObject, JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
+import type { JsonRpcRequest } from '../protocol/jsonrpc/message.ts'
 import type { ServerCapabilities } from '../protocol/modern/capabilities.ts'
 import type { Implementation } from '../protocol/modern/request-meta.ts'
 import {
@@ -30,7 +30,7 @@ import type { Era } from './context.ts'
 import { registerDoor, type ServerDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
 import type { Extension } from './extensions/extension.ts'
-import { InstalledExtensions } from './extensions/installed-extensions.ts'
+import { type Advertised, InstalledExtensions } from './extensions/installed-extensions.ts'
 import { memoryEventStore } from './handshake/event-store.ts'
 import { SESSION_METHODS } from './handshake/serve-handshake.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
@@ -550,7 +550,7 @@ const MAX_KNOWN_CAPABILITIES = 256
  */
 function capabilitiesOf(
   registered: Registered,
-  extensions: JsonObject | undefined,
+  advertised: Advertised,
   known: Map<string, ServerCapabilities>,
 ): ServerCapabilities {
   const tools = registered.tools.size > 0
@@ -563,7 +563,8 @@ function capabilitiesOf(
     (Number(prompts) << 2) |
     (Number(completions) << 3) |
     (Number(logging) << 4)
-  const key = extensions === undefined ? String(index) : `${index}${JSON.stringify(extensions)}`
+  const { extensions } = advertised
+  const key = `${index}${advertised.key}`
   const cached = known.get(key)
   if (cached !== undefined) return cached
   const caps: ServerCapabilities = {}

@@ -28,13 +28,16 @@ const NOTHING: ReadonlyMap<string, unknown> = new Map()
 export class DefinitionHooks {
   readonly #hooks: readonly DefinitionHook[]
   readonly #usage = new Map<string, number>()
+  readonly #onUsageChange: (() => void) | undefined
   /** The `visible` of each extension that has one, by id. */
   readonly #visible: ReadonlyMap<string, NonNullable<DefinitionOptions['visible']>>
   /** The option names the extensions add, each mapped to `true` (as `assertKnownOptions` takes them). */
   readonly names: Readonly<Record<string, true>>
 
-  constructor(hooks: readonly DefinitionHook[] = []) {
+  /** `onUsageChange`: called after a stored or removed definition changed an extension's usage. */
+  constructor(hooks: readonly DefinitionHook[] = [], onUsageChange?: () => void) {
     this.#hooks = hooks
+    this.#onUsageChange = onUsageChange
     this.#visible = new Map(
       hooks.flatMap(({ id, options }) =>
         options.visible === undefined ? [] : [[id, options.visible.bind(options)]],
@@ -72,12 +75,16 @@ export class DefinitionHooks {
 
   /** Counts what a stored definition carries. */
   added(extended: Extended): void {
+    if (extended.data.size === 0) return
     for (const id of extended.data.keys()) this.#usage.set(id, (this.#usage.get(id) ?? 0) + 1)
+    this.#onUsageChange?.()
   }
 
   /** Uncounts what a removed definition carried. */
   removed(extended: Extended): void {
+    if (extended.data.size === 0) return
     for (const id of extended.data.keys()) this.#usage.set(id, (this.#usage.get(id) ?? 1) - 1)
+    this.#onUsageChange?.()
   }
 
   /** Whether an extension may hide the definition from some requests. */

@@ -47,9 +47,10 @@ export interface Extension {
   readonly eras?: readonly Era[]
   /**
    * The settings advertised under `capabilities.extensions[id]` (in `server/discover` and the
-   * 2025-11-25 `initialize` result), asked each time the capabilities are built: undefined says
-   * it is not offered now, and its methods then answer -32601 like unknown ones. Default: `{}`,
-   * always offered.
+   * 2025-11-25 `initialize` result): undefined says it is not offered now, and its methods then
+   * answer -32601 like unknown ones. Asked when first needed and again only after a registration
+   * changed what the definitions carry, so it must follow from `usage` and what the extension was
+   * made with. Default: `{}`, always offered.
    */
   settings?(usage: ExtensionUsage): JsonObject | undefined
   /** The methods it adds, by name; a name the core or another extension serves is refused. */

@@ -1,13 +1,20 @@
 /**
  * @module extensions.test
  * The extension contract as a third party meets it: settings advertised while the extension is
- * offered (and only in its revisions), methods that exist only then, the declaration a method may
- * demand, the `Mcp-Name` field it names, options checked and kept at registration, `_meta` added
- * to listed definitions, and the collisions refused when the server is created.
+ * offered (and only in its revisions), asked again only when its usage changes, definitions it
+ * hides from a request neither listed nor callable, methods that exist only then, the declaration
+ * a method may demand, the `Mcp-Name` field it names, options checked and kept at registration,
+ * `_meta` added to listed definitions, and the collisions refused when the server is created.
  */
 import { describe, expect, it } from 'vitest'
 import { fetchClient, fetchFace } from '../../../../../test/helpers/fetch-client.ts'
-import type { Json, McpHttpClient, Reply } from '../../../../../test/helpers/mcp-http.ts'
+import {
+  bearer,
+  bearerJsonAuth,
+  type Json,
+  type McpHttpClient,
+  type Reply,
+} from '../../../../../test/helpers/mcp-http.ts'
 import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
 import { TesseraError } from '../../errors.ts'
 import { createServer } from '../create-server.ts'
@@ -85,6 +92,62 @@ describe('extensions', () => {
     })
     server.removeTool('lift')
     expect(await capabilitiesOf(client)).toEqual({ tools: { listChanged: true } })
+  })
+
+  it('asksForItsSettingsOnceUntilARegistrationChangesItsUsage', async () => {
+    const asked: number[] = []
+    const counted = weights({
+      settings: (usage) => {
+        asked.push(usage.tools)
+        return usage.tools > 0 ? { tools: usage.tools } : undefined
+      },
+    })
+    const server = weighted(serverWith(counted))
+    const client = fetchClient(server)
+    for (let i = 0; i < 3; i++) await capabilitiesOf(client)
+    await getWeight(client, 'lift', declaring)
+    expect(asked).toEqual([1])
+    server.tool('plain', { description: 'plain' }, noop)
+    await capabilitiesOf(client)
+    expect(asked).toEqual([1])
+    weighted(server, 'press', 5)
+    expect((await capabilitiesOf(client)).extensions).toEqual({ [ID]: { tools: 2 } })
+    server.removeTool('press')
+    expect((await capabilitiesOf(client)).extensions).toEqual({ [ID]: { tools: 1 } })
+    expect(asked).toEqual([1, 2, 1])
+  })
+
+  it('hidesWhatItsVisibleRefusesAndListsOnlyPermittedAmongTheRest', async () => {
+    const tools = {
+      ...weights().tools!,
+      visible: (_weight: unknown, { declared }: { declared: boolean }) => declared,
+    }
+    const server = createServer({
+      name: 'ext',
+      version: '1.0.0',
+      extensions: [weights({ tools })],
+      logger: silentLogger,
+      listOnlyPermitted: true,
+    })
+    weighted(server).tool('plain', { description: 'plain' }, noop)
+    server.tool('admin', { description: 'admin', scopes: ['ops:admin'] }, noop)
+    const client = fetchClient(server, { auth: bearerJsonAuth })
+    const admin = bearer({ issuer: 'idp', subject: 'ann', scopes: ['ops:admin'] })
+    const listed = async (caps?: Json, headers?: Record<string, string>) =>
+      (resultOf(await client.request('tools/list', {}, { caps, headers })).tools as Json[]).map((t) => t.name)
+    expect(await listed()).toEqual(['plain'])
+    expect(await listed(declaring)).toEqual(['lift', 'plain'])
+    expect(await listed(declaring, admin)).toEqual(['lift', 'plain', 'admin'])
+    expect(await listed(undefined, admin)).toEqual(['plain', 'admin'])
+    server.removeTool('admin')
+    expect(await listed(declaring, admin)).toEqual(['lift', 'plain'])
+    expect(await listed()).toEqual(['plain'])
+    const call = { name: 'lift', arguments: {} }
+    expect(
+      errorOf(await client.request('tools/call', call, { headers: { 'mcp-name': 'lift' } })),
+    ).toMatchObject({
+      code: -32602,
+    })
   })
 
   it('aMethodThatNeedsTheDeclarationRefusesARequestWithoutItNamingTheExtension', async () => {

@@ -2,7 +2,8 @@
  * @module installed-extensions
  * The extensions one server was created with, checked once: identifiers well formed and each
  * installed once, methods and options that collide with nobody's, and the settings each
- * advertises in each revision.
+ * advertises in each revision: asked of the extensions once, and again only after a registration
+ * changed what the definitions carry, so a request reads them without asking.
  */
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { Era } from '../context.ts'
@@ -20,17 +21,29 @@ export interface CoreOptionNames {
   readonly prompts: readonly string[]
 }
 
+/** What the extensions advertise in one revision, as of the last change of their usage. */
+export interface Advertised {
+  /** Each extension's settings by id; undefined for one not offered there now. */
+  readonly byId: ReadonlyMap<string, JsonObject | undefined>
+  /** `capabilities.extensions`: every extension offered there now; undefined when none is. */
+  readonly extensions: JsonObject | undefined
+  /** A key of `extensions`, equal for equal settings. */
+  readonly key: string
+}
+
 export class InstalledExtensions {
   readonly all: readonly Extension[]
   readonly tools: DefinitionHooks
   readonly resources: DefinitionHooks
   readonly prompts: DefinitionHooks
+  readonly #advertised = new Map<Era, Advertised>()
 
   constructor(extensions: readonly Extension[], coreMethods: Iterable<string>, coreOptions: CoreOptionNames) {
     this.all = checked(extensions, new Set(coreMethods))
-    this.tools = hooksOf(this.all, 'tools', coreOptions.tools)
-    this.resources = hooksOf(this.all, 'resources', coreOptions.resources)
-    this.prompts = hooksOf(this.all, 'prompts', coreOptions.prompts)
+    const changed = () => this.#advertised.clear()
+    this.tools = hooksOf(this.all, 'tools', coreOptions.tools, changed)
+    this.resources = hooksOf(this.all, 'resources', coreOptions.resources, changed)
+    this.prompts = hooksOf(this.all, 'prompts', coreOptions.prompts, changed)
   }
 
   /** Extension `id`'s usage by the registered definitions. */
@@ -44,6 +57,32 @@ export class InstalledExtensions {
 
   /** The settings `extension` advertises now in `era`; undefined when it is not offered there now. */
   settingsOf(extension: Extension, era: Era): JsonObject | undefined {
+    return this.advertised(era).byId.get(extension.id)
+  }
+
+  /** What the extensions advertise now in `era`. */
+  advertised(era: Era): Advertised {
+    let advertised = this.#advertised.get(era)
+    if (advertised === undefined) {
+      advertised = this.#ask(era)
+      this.#advertised.set(era, advertised)
+    }
+    return advertised
+  }
+
+  #ask(era: Era): Advertised {
+    const byId = new Map<string, JsonObject | undefined>()
+    const offered: JsonObject = {}
+    for (const extension of this.all) {
+      const settings = this.#settings(extension, era)
+      byId.set(extension.id, settings)
+      if (settings !== undefined) offered[extension.id] = settings
+    }
+    const none = Object.keys(offered).length === 0
+    return { byId, extensions: none ? undefined : offered, key: none ? '' : JSON.stringify(offered) }
+  }
+
+  #settings(extension: Extension, era: Era): JsonObject | undefined {
     if (!(extension.eras ?? BOTH_ERAS).includes(era)) return undefined
     if (extension.settings === undefined) return EMPTY
     const settings = extension.settings(this.usage(extension.id))
@@ -51,19 +90,6 @@ export class InstalledExtensions {
     if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
       throw new TypeError(`Extension '${extension.id}': settings() must return an object or undefined.`)
     return settings
-  }
-
-  /** `capabilities.extensions` in `era`: every extension offered there now; undefined when none is. */
-  advertised(era: Era): JsonObject | undefined {
-    const out: JsonObject = {}
-    let any = false
-    for (const extension of this.all) {
-      const settings = this.settingsOf(extension, era)
-      if (settings === undefined) continue
-      out[extension.id] = settings
-      any = true
-    }
-    return any ? out : undefined
   }
 }
 
@@ -97,6 +123,7 @@ function hooksOf(
   extensions: readonly Extension[],
   kind: 'tools' | 'resources' | 'prompts',
   coreNames: readonly string[],
+  onUsageChange: () => void,
 ): DefinitionHooks {
   const owners = new Map<string, string>(coreNames.map((name) => [name, 'the core']))
   const hooks = []
@@ -115,5 +142,5 @@ function hooksOf(
     }
     hooks.push({ id: extension.id, options })
   }
-  return new DefinitionHooks(hooks)
+  return new DefinitionHooks(hooks, onUsageChange)
 }

@@ -9,7 +9,7 @@ import type { GetPromptResult } from '../../protocol/modern/results.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
-import { paginate } from '../pagination.ts'
+import { pageResult, paginate } from '../pagination.ts'
 import { checkPromptArgs } from '../registry/prompts.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { promptResultFault } from './result-shape.ts'
@@ -22,12 +22,7 @@ export function listPrompts({ catalogue, params, exchange }: MethodCall): JsonOb
     () => catalogue.prompts.listFor(exchange.auth),
     catalogue.cache.promptsList,
   )
-  const page = paginate('prompts', items, params.cursor, catalogue.pageSize)
-  const result: JsonObject = { prompts: page.items }
-  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
-  result.ttlMs = hint.ttlMs
-  result.cacheScope = hint.cacheScope
-  return result
+  return pageResult('prompts', paginate('prompts', items, params.cursor, catalogue.pageSize), hint)
 }
 
 export async function getPrompt(call: MethodCall): Promise<ResultObject> {

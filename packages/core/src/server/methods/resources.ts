@@ -11,7 +11,7 @@ import { listed, requireScopes, scopedHint } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
 import { runInteractive } from '../mrtr/interactive.ts'
-import { paginate } from '../pagination.ts'
+import { pageResult, paginate } from '../pagination.ts'
 import type { CacheHint } from '../types.ts'
 import { clipped, contextInit, invalidParams, type MethodCall } from './method-call.ts'
 import { resourceResultFault } from './result-shape.ts'
@@ -20,7 +20,7 @@ export function listResources({ catalogue, params, exchange }: MethodCall): Json
   const all = catalogue.resources.list()
   const permitted = () => catalogue.resources.listFor(exchange.auth)
   const [items, hint] = listed(catalogue.listOnlyPermitted, all, permitted, catalogue.cache.resourcesList)
-  return listResult('resources', paginate('resources', items, params.cursor, catalogue.pageSize), hint)
+  return pageResult('resources', paginate('resources', items, params.cursor, catalogue.pageSize), hint)
 }
 
 export function listResourceTemplates({ catalogue, params, exchange }: MethodCall): JsonObject {
@@ -32,23 +32,11 @@ export function listResourceTemplates({ catalogue, params, exchange }: MethodCal
     permitted,
     catalogue.cache.resourceTemplatesList,
   )
-  return listResult(
+  return pageResult(
     'resourceTemplates',
     paginate('templates', items, params.cursor, catalogue.pageSize),
     hint,
   )
-}
-
-function listResult(
-  key: string,
-  page: { items: unknown[]; nextCursor: string | undefined },
-  hint: CacheHint,
-): JsonObject {
-  const result: JsonObject = { [key]: page.items }
-  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
-  result.ttlMs = hint.ttlMs
-  result.cacheScope = hint.cacheScope
-  return result
 }
 
 export async function readResource(call: MethodCall): Promise<ResultObject> {

@@ -17,7 +17,7 @@ import type { RequestContext } from '../context.ts'
 import { keyedResult } from '../encoding-key.ts'
 import { missingExtension } from '../extensions/missing-extension.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
-import { paginate } from '../pagination.ts'
+import { pageResult, paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
 import type { TaskLaunch } from '../tasks/task-call.ts'
 import type { TaskBody } from '../tasks/task-run.ts'
@@ -36,10 +36,7 @@ export function listTools({ catalogue, params, exchange, meta }: MethodCall): Js
     catalogue.cache.toolsList,
   )
   const page = paginate('tools', items, params.cursor, catalogue.pageSize)
-  const result: JsonObject = { tools: page.items }
-  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor
-  result.ttlMs = hint.ttlMs
-  result.cacheScope = hint.cacheScope
+  const result = pageResult('tools', page, hint)
   // The first page of the whole list is every caller's (of one audience) until a tool changes,
   // which replaces the list: encoded once per list.
   return items === shown && page.start === 0 ? keyedResult(result, shown) : result

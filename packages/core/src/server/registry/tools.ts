@@ -44,6 +44,8 @@ export class ToolRegistry {
   #listCache: JsonObject[] | undefined
   /** How many tools an extension may hide from some requests. */
   #hidable = 0
+  /** How many tools need scopes: while none does, every caller is listed every tool it is offered. */
+  #scoped = 0
   /** The list each audience is offered (see `DefinitionHooks.audienceOf`), while some tool is hidable. */
   readonly #shownCache = new Map<string, JsonObject[]>()
 
@@ -106,6 +108,7 @@ export class ToolRegistry {
     this.#tools.set(name, tool)
     this.#extensions.added(extended)
     if (this.#extensions.hides(extended)) this.#hidable++
+    if (tool.scopes.length > 0) this.#scoped++
     this.#changed()
     return tool
   }
@@ -116,6 +119,7 @@ export class ToolRegistry {
     this.#tools.delete(name)
     this.#extensions.removed(tool.extended)
     if (this.#extensions.hides(tool.extended)) this.#hidable--
+    if (tool.scopes.length > 0) this.#scoped--
     this.#changed()
     return true
   }
@@ -155,7 +159,10 @@ export class ToolRegistry {
 
   /** The descriptors offered to a request with `caps` of the tools `auth` holds the scopes of. */
   listFor(auth: AuthInfo | undefined, caps: ClientCapabilities): readonly JsonObject[] {
-    const offered = [...this.#tools.values()].filter((tool) => this.offers(tool, caps))
+    if (this.#scoped === 0) return this.shownTo(caps)
+    const all = [...this.#tools.values()]
+    const offered =
+      this.#hidable === 0 ? all : all.filter((tool) => this.#extensions.offers(tool.extended, caps))
     return visibleTo(offered, auth) ?? this.shownTo(caps)
   }
 }
