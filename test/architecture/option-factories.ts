@@ -249,6 +249,18 @@ export const NESTED: Readonly<Record<string, NestedCall>> = {
     path: 'cache',
     misspelled: ['toolList', 'toolsList'],
   },
+  'createServer limits': {
+    call: (extra) => server({ limits: extra }),
+    where: 'createServer',
+    path: 'limits',
+    misspelled: ['timeoutMS', 'timeoutMs'],
+  },
+  'createServer limits.arguments': {
+    call: (extra) => server({ limits: { arguments: extra } }),
+    where: 'createServer',
+    path: 'limits.arguments',
+    misspelled: ['maxDepht', 'maxDepth'],
+  },
   'createServer stores': {
     call: (extra) => server({ stores: extra }),
     where: 'createServer',
@@ -278,6 +290,12 @@ export const NESTED: Readonly<Record<string, NestedCall>> = {
     where: "Tool 'probe'",
     path: 'trace',
     misspelled: ['argument', 'arguments'],
+  },
+  'McpServer.tool limits': {
+    call: (extra) => tool({ limits: extra }),
+    where: "Tool 'probe'",
+    path: 'limits',
+    misspelled: ['resultByte', 'resultBytes'],
   },
   'McpServer.resource config': {
     call: (extra) => app().resource('probe://r', any({ name: 'r', ...extra }), () => ({ contents: [] })),

@@ -44,6 +44,7 @@ function server(options: Partial<ServerOptions> = {}): McpServer {
     await new Promise((resolve) => setTimeout(resolve, 150))
     return 'done'
   })
+  app.tool('hangs', { description: 'Never answers', limits: { timeoutMs: 30 } }, () => new Promise(() => {}))
   app.tool('samples', { description: 'Asks the client LLM' }, async (_a, ctx) => {
     await ctx.ask('llm', createMessage({ messages: [], maxTokens: 1 }))
     return 'sampled'
@@ -177,6 +178,7 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
       inputResponses: { go: { action: 'accept', content: {} } },
     })
   },
+  TESSERA_DEADLINE_EXCEEDED: () => call(http(server()), 'tools/call', { name: 'hangs', arguments: {} }),
   TESSERA_STORE_UNAVAILABLE: async () => {
     const store = failingStore(memoryReplayStore(), { claim: async () => Promise.reject(new Error('down')) })
     const handler = http(server({ stores: { replay: store } }))

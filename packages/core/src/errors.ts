@@ -37,6 +37,7 @@ export const wireMappings = {
   TESSERA_MISSING_CAPABILITY: { jsonrpc: -32021, handshake: -32602, http: 400 },
   TESSERA_UNSUPPORTED_VERSION: { jsonrpc: -32022, http: 400 },
   TESSERA_LEASE_LOST: { jsonrpc: -32603, http: 200 },
+  TESSERA_DEADLINE_EXCEEDED: { jsonrpc: -32603, http: 200 },
   TESSERA_STORE_UNAVAILABLE: { jsonrpc: -32603, http: 503 },
   TESSERA_CLIENT_REQUEST_FAILED: { jsonrpc: -32603, http: 200 },
   TESSERA_SESSION_REQUIRED: { jsonrpc: -32600, http: 400 },

@@ -27,6 +27,7 @@ export {
   type ServerOptions,
   type TaskOptions,
 } from './server/create-server.ts'
+export type { ArgumentLimits, CallLimits } from './server/limits/call-limits.ts'
 export type { McpServer } from './server/mcp-server.ts'
 export type { AnswerOf, ElicitationAnswer, RootsAnswer, SamplingAnswer } from './server/mrtr/answers.ts'
 export { createMessage, elicitForm, elicitUrl, listRoots } from './server/mrtr/input-requests.ts'

@@ -49,6 +49,8 @@ export interface ContextInit {
   startTask?: (answers: RecordedAnswer[]) => Promise<{ handle: TaskHandle; exchange: Exchange } | undefined>
   /** The key of the accepted answer a single-use call acts on (see `ctx.request.idempotencyKey`). */
   idempotencyKey?: string
+  /** Aborts when the call's time is up (`limits.timeoutMs`); a task is not bound by it. */
+  deadline?: AbortSignal
 }
 
 /** The request a handler serves. */
@@ -120,6 +122,8 @@ export class RequestContext {
   readonly #progressToken: string | number | undefined
   readonly #round: RoundState
   #lastProgress = Number.NEGATIVE_INFINITY
+  /** The exchange's signal and the deadline's, once read. */
+  #bounded: AbortSignal | undefined
 
   constructor(init: ContextInit, round: RoundState) {
     this.#init = init
@@ -158,11 +162,16 @@ export class RequestContext {
   }
 
   /**
-   * Aborts when the client disconnects (2026-07-28 over HTTP) or cancels the request; in a task,
-   * when the task is cancelled or its worker lost its hold on it.
+   * Aborts when the client disconnects (2026-07-28 over HTTP) or cancels the request, or when the
+   * call's time is up (`limits.timeoutMs`); in a task, when the task is cancelled or its worker
+   * lost its hold on it.
    */
   get signal(): AbortSignal {
-    return this.#exchange.signal
+    const own = this.#exchange.signal
+    const deadline = this.#init.deadline
+    if (deadline === undefined || this.#task !== undefined) return own
+    this.#bounded ??= AbortSignal.any([own, deadline])
+    return this.#bounded
   }
 
   /**

@@ -35,6 +35,7 @@ import { memoryEventStore } from './handshake/event-store.ts'
 import { SESSION_METHODS } from './handshake/serve-handshake.ts'
 import { memorySessionStore } from './handshake/session-store.ts'
 import { HandshakeSessions } from './handshake/sessions.ts'
+import { type CallLimits, DEFAULT_LIMITS, resolveLimits } from './limits/call-limits.ts'
 import type { McpServer } from './mcp-server.ts'
 import type { ServerParts } from './methods/method-call.ts'
 import { orphanRuns, type TasksHost } from './methods/tasks.ts'
@@ -125,6 +126,11 @@ export interface ServerOptions {
   /** Rounds a multi round-trip call may take before it is refused (default 16). */
   maxRounds?: number
   /**
+   * What one tool call may take and give, for every tool (a tool's own `limits` override these
+   * one by one): the shape of its arguments, the size of its result, its deadline (see `CallLimits`).
+   */
+  limits?: CallLimits
+  /**
    * Spans and metrics through the OpenTelemetry API when the application installed it and
    * registered an SDK (default true); false records nothing whatever is registered.
    */
@@ -189,6 +195,7 @@ const OPTION_NAMES = {
   logging: true,
   listOnlyPermitted: true,
   maxRounds: true,
+  limits: true,
   serverInfoInResults: true,
   telemetry: true,
   logger: true,
@@ -470,7 +477,10 @@ function buildCatalogue(options: ServerOptions, tasks: Extension): Catalogue {
     resources: CORE_RESOURCE_OPTIONS,
     prompts: CORE_PROMPT_OPTIONS,
   })
-  const tools = new ToolRegistry(extensions.tools)
+  const tools = new ToolRegistry(
+    extensions.tools,
+    resolveLimits(options.limits, DEFAULT_LIMITS, 'createServer'),
+  )
   const resources = new ResourceRegistry(extensions.resources)
   const prompts = new PromptRegistry(extensions.prompts)
   const logging = options.logging === true

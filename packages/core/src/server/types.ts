@@ -22,6 +22,7 @@ import type {
   ExtensionResourceOptions,
   ExtensionToolOptions,
 } from './extensions/extension-options.ts'
+import type { CallLimits } from './limits/call-limits.ts'
 
 /** Who may reuse a cached result: `public`, any client; `private`, only the caller it was sent to. */
 export type CacheScope = 'public' | 'private'
@@ -127,6 +128,11 @@ export interface ToolConfig<
    * Tessera records carries a value a client sent.
    */
   trace?: ToolTraceOptions
+  /**
+   * What one call may take and give, over the server's `limits`: the shape of its arguments, the
+   * size of its result, its deadline (see `CallLimits`).
+   */
+  limits?: CallLimits
   _meta?: JsonObject
 }
 

@@ -14,8 +14,11 @@ import type { CallToolResult } from '../../protocol/modern/results.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
-import { keyedResult } from '../encoding-key.ts'
+import { keyedResult, measuredEncoding } from '../encoding-key.ts'
 import { missingExtension } from '../extensions/missing-extension.ts'
+import { argumentShapeFault } from '../limits/argument-shape.ts'
+import { withDeadline } from '../limits/deadline.ts'
+import { oversize } from '../limits/result-size.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { pageResult, paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
@@ -55,29 +58,24 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
   }
   const { observer } = services
-  const args = observer.phase('validate arguments', () => validateArguments(tool, params.arguments))
+  const args = observer.phase('validate arguments', () => {
+    const fault = argumentShapeFault(params.arguments, tool.limits.arguments)
+    if (fault !== undefined) invalidParams(`arguments refused: ${fault}.`)
+    return validateArguments(tool, params.arguments)
+  })
   if (tool.trace.arguments && observer.wants('traced-value'))
     observer.announce({ step: 'traced-value', key: 'arguments', value: args })
-  let result: CallToolResult | InputRequiredWire
-  try {
-    result = await runInteractive<CallToolResult>({
-      services,
-      method: 'tools/call',
-      params,
-      init: contextInit(call),
-      target: `Tool '${tool.name}'`,
-      singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
-      onRefusal: () => refusalResult(),
-      describe: (r) => JSON.stringify(r),
-      invoke: (ctx) => invoke(services.logger, tool, args, ctx),
-      task: taskLaunch(call, tool, args),
-    })
-  } catch (error) {
-    // Thrown from inside the guarded work on purpose: a failed action releases its single-use
-    // key (an honest retry may run), and only then becomes an isError result.
-    if (error instanceof TesseraError) throw error
-    result = failure(services.logger, tool, error, exchange.signal)
-  }
+  const { timeoutMs } = tool.limits
+  const result = await withDeadline(
+    timeoutMs,
+    `Tool '${tool.name}'`,
+    (deadline) => runTool(call, tool, args, deadline),
+    () =>
+      services.logger.warn(
+        { event: 'tool_deadline', tool: tool.name, timeoutMs },
+        `Tool '${tool.name}' did not finish within ${timeoutMs} ms: its signal is aborted`,
+      ),
+  )
   // Only a result answered here: a question carries its requestState, a task its result later.
   if (
     tool.trace.result &&
@@ -87,6 +85,37 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
     observer.announce({ step: 'traced-value', key: 'result', value: result })
   }
   return result
+}
+
+/** The call run (under the guard for a single-use tool); a failure of the handler is a tool error. */
+async function runTool(
+  call: MethodCall,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  deadline: AbortSignal | undefined,
+): Promise<CallToolResult | InputRequiredWire> {
+  const { services, params, exchange } = call
+  const init = contextInit(call)
+  if (deadline !== undefined) init.deadline = deadline
+  try {
+    return await runInteractive<CallToolResult>({
+      services,
+      method: 'tools/call',
+      params,
+      init,
+      target: `Tool '${tool.name}'`,
+      singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
+      onRefusal: () => refusalResult(),
+      describe: (r) => measuredEncoding(r) ?? JSON.stringify(r),
+      invoke: (ctx) => invoke(services.logger, tool, args, ctx),
+      task: taskLaunch(call, tool, args),
+    })
+  } catch (error) {
+    // Thrown from inside the guarded work on purpose: a failed action releases its single-use
+    // key (an honest retry may run), and only then becomes an isError result.
+    if (error instanceof TesseraError) throw error
+    return failure(services.logger, tool, error, deadline?.aborted ? deadline : exchange.signal)
+  }
 }
 
 /**
@@ -169,11 +198,34 @@ async function invoke(
   ctx: RequestContext,
 ): Promise<CallToolResult> {
   const out = await tool.handler(args, ctx)
-  if (typeof out === 'string') return checkOutput(logger, tool, textResult(out))
+  if (typeof out === 'string') return withinBudget(logger, tool, checkOutput(logger, tool, textResult(out)))
   const fault = toolResultFault(out)
   // The tool ran: a bad result is recorded as a failure (a single-use key stays consumed).
   if (fault !== undefined) return reportInvalid(logger, tool, `returned an invalid result: ${fault}`)
-  return checkOutput(logger, tool, out as CallToolResult)
+  return withinBudget(logger, tool, checkOutput(logger, tool, out as CallToolResult))
+}
+
+/**
+ * `out`, or a tool error when its JSON is larger than the tool's `limits.resultBytes`: the tool
+ * ran, so a single-use record keeps that error as the outcome.
+ */
+function withinBudget(logger: Logger, tool: RegisteredTool, out: CallToolResult): CallToolResult {
+  const { resultBytes } = tool.limits
+  const bytes = oversize(out, resultBytes)
+  if (bytes === undefined) return out
+  logger.error(
+    { event: 'tool_result_too_large', tool: tool.name, bytes, limit: resultBytes },
+    `Tool '${tool.name}' returned ${bytes} bytes, more than its limit of ${resultBytes}`,
+  )
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `Tool '${tool.name}' produced a result too large to send (${bytes} bytes; the limit is ${resultBytes}).`,
+      },
+    ],
+    isError: true,
+  }
 }
 
 /**

@@ -4,12 +4,13 @@
  * `_meta` (its `serverInfo`), serialized once. The common case (a result with neither
  * `resultType` nor `_meta` of its own) is spliced as text around the handler's JSON, so the
  * result object is neither copied nor mutated and the shared `_meta` is encoded once per server.
- * A keyed result (`encoding-key.ts`) is encoded once per key.
+ * A keyed result (`encoding-key.ts`) is encoded once per key, and a measured one is not encoded
+ * again.
  */
 import { SuccessStatus } from '../../errors.ts'
 import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import type { ResponseReply } from '../../reply.ts'
-import { ENCODING_KEY, type KeyedResult } from '../encoding-key.ts'
+import { ENCODING_KEY, type KeyedResult, measuredEncoding } from '../encoding-key.ts'
 
 export class ResultEncoder {
   /** `{ "io.modelcontextprotocol/serverInfo": info }`, shared by every result; undefined when off. */
@@ -45,7 +46,7 @@ export class ResultEncoder {
   #encode(result: JsonObject): string {
     if (result.resultType !== undefined || result._meta !== undefined)
       return JSON.stringify(this.#withMeta(result))
-    const json = JSON.stringify(result)
+    const json = measuredEncoding(result) ?? JSON.stringify(result)
     if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
       return JSON.stringify(this.#withMeta(result))
     const meta = this.#metaJson

@@ -15,6 +15,7 @@ import { registeredScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { DefinitionHooks, type Extended } from '../extensions/definition-hooks.ts'
 import type { ExtensionToolOptions } from '../extensions/extension-options.ts'
+import { DEFAULT_LIMITS, type ResolvedLimits, resolveLimits } from '../limits/call-limits.ts'
 import type { ToolConfig, ToolTraceOptions } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
@@ -32,6 +33,8 @@ export interface RegisteredTool {
   readonly extended: Extended
   /** What of its calls goes on the request's span beyond names (nothing by default). */
   readonly trace: { readonly arguments: boolean; readonly result: boolean }
+  /** What one call may take and give: its own limits over the server's. */
+  readonly limits: ResolvedLimits
 }
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
@@ -49,8 +52,12 @@ export class ToolRegistry {
   /** The list each audience is offered (see `DefinitionHooks.audienceOf`), while some tool is hidable. */
   readonly #shownCache = new Map<string, JsonObject[]>()
 
-  constructor(extensions = new DefinitionHooks()) {
+  readonly #limits: ResolvedLimits
+
+  /** `limits`: the server's, which a tool's own override one by one. */
+  constructor(extensions = new DefinitionHooks(), limits = DEFAULT_LIMITS) {
     this.#extensions = extensions
+    this.#limits = limits
     this.#known = { ...TOOL_CONFIG_NAMES, ...extensions.names }
   }
 
@@ -103,6 +110,7 @@ export class ToolRegistry {
       singleUse: config.singleUse === true,
       scopes: registeredScopes(config.scopes, `Tool '${name}'`),
       trace: toolTrace(config.trace, label),
+      limits: resolveLimits(config.limits, this.#limits, label),
       extended,
     }
     this.#tools.set(name, tool)
@@ -195,6 +203,7 @@ const TOOL_CONFIG_NAMES = {
   singleUse: true,
   scopes: true,
   trace: true,
+  limits: true,
   _meta: true,
 } as const satisfies OptionNames<Omit<ToolConfig, 'task' | keyof ExtensionToolOptions>>
 
