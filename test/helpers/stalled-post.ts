@@ -82,3 +82,31 @@ function unchunk(body: string): string {
     rest = rest.slice(eol + 2 + size + 2)
   }
 }
+
+const DISCOVER_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'server/discover',
+  params: {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+})
+const DISCOVER_HEADERS = [
+  'content-type: application/json',
+  'accept: application/json, text/event-stream',
+  'mcp-protocol-version: 2026-07-28',
+  'mcp-method: server/discover',
+]
+
+/** A 2026-07-28 `server/discover` written line by line, with `headerLines` (a Host, an Origin) first. */
+export function rawDiscover(url: string, headerLines: string[]): Promise<StalledReply> {
+  return rawRequest(url, [...headerLines, ...DISCOVER_HEADERS], DISCOVER_BODY)
+}
+
+/** The message of the JSON-RPC error a raw reply's body holds; undefined when it holds none. */
+export function rawErrorMessage(body: string): string | undefined {
+  return (JSON.parse(body) as { error?: { message: string } }).error?.message
+}

@@ -8,9 +8,8 @@
 import { createServer } from '@tessera/core'
 import { listen, type RunningServer } from '@tessera/core/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { envelope } from '../helpers/mcp-http.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
-import { rawRequest } from '../helpers/stalled-post.ts'
+import { rawDiscover } from '../helpers/stalled-post.ts'
 
 let running: RunningServer
 beforeAll(async () => {
@@ -21,19 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => running.close())
 
-const body = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'server/discover',
-  params: { _meta: envelope() },
-})
-const common = [
-  'content-type: application/json',
-  'accept: application/json, text/event-stream',
-  'mcp-protocol-version: 2026-07-28',
-  'mcp-method: server/discover',
-]
-const send = (lines: string[]) => rawRequest(running.url, [...lines, ...common], body)
+const send = (lines: string[]) => rawDiscover(running.url, lines)
 const codeOf = (text: string) => (JSON.parse(text) as { error?: { code: number; message: string } }).error
 
 describe('Host and Origin, strictly', () => {
@@ -63,7 +50,9 @@ describe('Host and Origin, strictly', () => {
     async (origin) => {
       const reply = await send([`host: 127.0.0.1:${running.port}`, `origin: ${origin}`])
       expect(reply.status).toBe(403)
-      expect(codeOf(reply.body)?.message).toBe('Forbidden: Origin is not allowed.')
+      expect(codeOf(reply.body)?.message).toBe(
+        `Forbidden: Origin '${origin}' is not allowed: add its host to allowedHosts.`,
+      )
     },
   )
 

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import type { HttpOptions } from '@tessera/core/http'
 
 export type StoreChoice =
   | { kind: 'sqlite'; path: string }
@@ -34,6 +35,10 @@ export interface AppConfig {
   otel: boolean
   /** Serve the metrics for Prometheus on this port (one process only). */
   metricsPort: number | undefined
+  /** The reverse proxies in front, whose forwarding headers are believed (addresses and CIDR ranges). */
+  trustProxy: string[] | undefined
+  /** The host names clients reach the server under (`*.example.com` for every subdomain). */
+  allowedHosts: string[] | undefined
 }
 
 export interface AuthChoice {
@@ -82,6 +87,10 @@ Options:
   --otel             send OpenTelemetry traces and metrics over OTLP/HTTP to
                      $OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318)
   --metrics-port N   serve the metrics for Prometheus at http://HOST:N/metrics (without --workers)
+  --trust-proxy LIST the reverse proxies in front (addresses and CIDR ranges, comma-separated, e.g.
+                     10.0.0.0/8,::1): their X-Forwarded-Host, -For, -Proto and Forwarded are believed
+  --allowed-hosts LIST  the host names clients use (comma-separated; *.example.com for every
+                     subdomain); needed when the server answers under a public name
   -h, --help         show this text
 
 Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
@@ -124,6 +133,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       kind: 'error',
       message: '--metrics-port serves one process: it cannot be combined with --workers or --stdio.',
     }
+  const trustProxy = commaList(values['trust-proxy'])
+  const allowedHosts = commaList(values['allowed-hosts'])
+  if (values.stdio && (trustProxy !== undefined || allowedHosts !== undefined))
+    return { kind: 'error', message: '--trust-proxy and --allowed-hosts are for HTTP, not --stdio.' }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }
@@ -152,6 +165,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       leaseSeconds,
       otel: values.otel === true,
       metricsPort,
+      trustProxy,
+      allowedHosts,
       auth:
         values['auth-issuer'] === undefined
           ? undefined
@@ -190,9 +205,20 @@ function parse(argv: readonly string[]) {
       'lease-seconds': { type: 'string' },
       otel: { type: 'boolean' },
       'metrics-port': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
+}
+
+/** The items of a comma-separated option; undefined when it was not given. */
+function commaList(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
 }
 
 function integer(text: string, min: number, max: number): number | undefined {
@@ -203,4 +229,12 @@ function integer(text: string, min: number, max: number): number | undefined {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
+}
+
+/** The HTTP options `--trust-proxy` and `--allowed-hosts` give, for `listen` and `serveCluster`. */
+export function proxyOptions(config: AppConfig): Pick<HttpOptions, 'trustProxy' | 'allowedHosts'> {
+  const options: Pick<HttpOptions, 'trustProxy' | 'allowedHosts'> = {}
+  if (config.trustProxy !== undefined) options.trustProxy = config.trustProxy
+  if (config.allowedHosts !== undefined) options.allowedHosts = config.allowedHosts
+  return options
 }

@@ -5,7 +5,7 @@
  * never in memory: any worker may get the retry of an answer another worker asked.
  */
 import { serveCluster } from '@tessera/core/cluster'
-import type { AppConfig } from './cli.ts'
+import { type AppConfig, proxyOptions } from './cli.ts'
 import type { AppLogger } from './logger.ts'
 import { type OpenOps, openOps, prepareData } from './runtime/open-ops.ts'
 import { opsAuth } from './runtime/ops-auth.ts'
@@ -18,6 +18,7 @@ export async function serveWorkers(config: AppConfig, logger: AppLogger): Promis
     host: config.host,
     port: config.port,
     path: config.path,
+    ...proxyOptions(config),
     // Built before this worker's server: DPoP proofs reach its store once it is open.
     auth: config.auth ? opsAuth(config.auth, () => ops!.replay) : undefined,
     health: true,

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_DATA_DIR, parseCli, SHIPPED_CATALOGUE } from '../src/cli.ts'
+import { DEFAULT_DATA_DIR, parseCli, proxyOptions, SHIPPED_CATALOGUE } from '../src/cli.ts'
 
 describe('parseCli', () => {
   it('defaultsToHttpOnLoopbackPort3000OverSqliteInThePackageDataFolder', () => {
@@ -27,7 +27,26 @@ describe('parseCli', () => {
         leaseSeconds: 15,
         otel: false,
         metricsPort: undefined,
+        trustProxy: undefined,
+        allowedHosts: undefined,
       },
+    })
+  })
+
+  it('takesTheProxiesInFrontAndThePublicHostNamesAsCommaSeparatedListsForHttp', () => {
+    const behind = parseCli(
+      ['--trust-proxy', '10.0.0.0/8, ::1', '--allowed-hosts', 'mcp.example.com,*.ops.example'],
+      {},
+    )
+    expect(behind.kind === 'run' && proxyOptions(behind.config)).toEqual({
+      trustProxy: ['10.0.0.0/8', '::1'],
+      allowedHosts: ['mcp.example.com', '*.ops.example'],
+    })
+    const plain = parseCli([], {})
+    expect(plain.kind === 'run' && proxyOptions(plain.config)).toEqual({})
+    expect(parseCli(['--stdio', '--trust-proxy', '10.0.0.1'], {})).toEqual({
+      kind: 'error',
+      message: '--trust-proxy and --allowed-hosts are for HTTP, not --stdio.',
     })
   })
 

@@ -5,7 +5,7 @@
  * record must be allowed to write it), then closes the stores; the deployment log goes last.
  */
 import { listen, type RunningServer } from '@tessera/core/http'
-import type { AppConfig } from '../cli.ts'
+import { type AppConfig, proxyOptions } from '../cli.ts'
 import type { AppLogger } from '../logger.ts'
 import { type OpenOps, openOps } from './open-ops.ts'
 import { opsAuth } from './ops-auth.ts'
@@ -28,6 +28,7 @@ export async function serveHttp(
     host: config.host,
     port: config.port,
     path: config.path,
+    ...proxyOptions(config),
     auth,
     health: true,
   })

@@ -11,6 +11,8 @@ import type { HeaderView } from '../../protocol/modern/header-view.ts'
 export interface HostPolicy {
   /** Allowed host names (no port), lowercase; undefined = any host. */
   readonly hosts: ReadonlySet<string> | undefined
+  /** The domains whose every subdomain is allowed (`*.example.com` gives `.example.com`). */
+  readonly subdomainsOf: readonly string[]
   /** Allowed origins (`scheme://host[:port]`); undefined = any origin whose host is allowed. */
   readonly origins: ReadonlySet<string> | undefined
 }
@@ -19,14 +21,35 @@ export const LOCAL_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'
 
 export type HostCheck = 'ok' | 'bad-host' | 'bad-origin'
 
+/**
+ * The policy of `allowedHosts` (names, or `*.example.com` for every subdomain of a domain, not the
+ * domain itself) and `allowedOrigins`. A TypeError naming an entry that is neither.
+ */
 export function createHostPolicy(options: {
   allowedHosts?: readonly string[]
   allowedOrigins?: readonly string[]
 }): HostPolicy {
+  const hosts = options.allowedHosts?.map((host) => String(host).toLowerCase())
+  const subdomainsOf: string[] = []
+  for (const host of hosts ?? []) {
+    if (!host.startsWith('*.')) continue
+    if (hostnameOf(host.slice(2)) !== host.slice(2) || host.slice(2).startsWith('['))
+      throw new TypeError(`allowedHosts: '${host.slice(0, 64)}' is not a host name or *.domain.`)
+    subdomainsOf.push(host.slice(1))
+  }
   return {
-    hosts: options.allowedHosts ? new Set(options.allowedHosts.map((h) => h.toLowerCase())) : undefined,
+    hosts: hosts ? new Set(hosts.filter((host) => !host.startsWith('*.'))) : undefined,
+    subdomainsOf,
     origins: options.allowedOrigins ? new Set(options.allowedOrigins.map((o) => o.toLowerCase())) : undefined,
   }
+}
+
+/** Whether host name `name` (lowercase, no port) is one the policy allows. */
+function allows(policy: HostPolicy, name: string): boolean {
+  if (policy.hosts === undefined || policy.hosts.has(name)) return true
+  for (const suffix of policy.subdomainsOf)
+    if (name.length > suffix.length && name.endsWith(suffix)) return true
+  return false
 }
 
 export function isLoopbackAddress(address: string): boolean {
@@ -40,14 +63,14 @@ export function checkHostAndOrigin(
 ): HostCheck {
   if (policy.hosts !== undefined) {
     const name = host === undefined ? undefined : hostnameOf(host)
-    if (name === undefined || !policy.hosts.has(name)) return 'bad-host'
+    if (name === undefined || !allows(policy, name)) return 'bad-host'
   }
   if (origin === undefined) return 'ok'
   const normalized = origin.toLowerCase()
   if (policy.origins !== undefined) return policy.origins.has(normalized) ? 'ok' : 'bad-origin'
   if (policy.hosts === undefined) return 'ok'
   const parsed = originOf(normalized)
-  return parsed !== undefined && policy.hosts.has(parsed.hostname) ? 'ok' : 'bad-origin'
+  return parsed !== undefined && allows(policy, parsed.hostname) ? 'ok' : 'bad-origin'
 }
 
 /**

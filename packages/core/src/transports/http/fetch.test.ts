@@ -208,7 +208,9 @@ describe('the Host of a Request', () => {
     expect((await post(handlerOf(), { url: 'http://localhost:8080/mcp' })).status).toBe(200)
     const foreign = await readReply(await post(handlerOf(), { url: 'http://evil.example/mcp' }))
     expect(foreign.status).toBe(403)
-    expect(foreign.body).toEqual(fault(-32600, 'Forbidden: Host is not allowed.'))
+    expect(foreign.body).toEqual(
+      fault(-32600, "Forbidden: Host 'evil.example' is not allowed: add it to allowedHosts."),
+    )
     const publicHost = handlerOf({ allowedHosts: ['api.example.com'] })
     expect((await post(publicHost, { url: 'https://api.example.com:8443/mcp' })).status).toBe(200)
   })

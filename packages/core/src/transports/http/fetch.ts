@@ -27,7 +27,13 @@ import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
  */
 export interface FetchContext {
   /** Keeps the Worker running until `work` settles, after the response is sent. */
-  waitUntil(work: Promise<unknown>): void
+  waitUntil?(work: Promise<unknown>): void
+  /**
+   * The address of the peer that connected, which `trustProxy` is matched against: give it where
+   * the runtime tells it (Bun's `server.requestIP(request)?.address`, Deno's
+   * `info.remoteAddr.hostname`).
+   */
+  remoteAddress?: string
 }
 
 /**
@@ -68,6 +74,7 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
       body: () => readBody(request, resolved),
     }
     if (waitUntil !== undefined) input.waitUntil = waitUntil
+    if (typeof context?.remoteAddress === 'string') input.peer = context.remoteAddress
     const handling = handleHttpRequest(door, resolved, input, writer).catch((error: unknown) => {
       // A client that left mid-body is routine; anything else is a failure of ours.
       if (request.signal.aborted) door.logger.debug({ event: 'http_client_gone', err: error }, 'client left')

@@ -84,7 +84,9 @@ const pick = (reply: { status: number; body: Json | undefined }) => ({
 describe('the order of the checks', () => {
   it('refusesAForeignHostBeforeLookingAtTheMethod', async () => {
     const reply = await send(handlerFor('modern'), { method: 'PUT', headers: { host: 'evil.example' } })
-    expect(pick(reply)).toEqual(refusal(403, -32600, 'Forbidden: Host is not allowed.'))
+    expect(pick(reply)).toEqual(
+      refusal(403, -32600, "Forbidden: Host 'evil.example' is not allowed: add it to allowedHosts."),
+    )
   })
 
   it('refusesAForeignOriginBeforeReadingTheBodyOrAuthenticating', async () => {
@@ -92,7 +94,13 @@ describe('the order of the checks', () => {
     const handler = handlerFor('modern', { auth: { authenticate: () => void calls.push('auth') } })
     const { body, state } = watchedBody(LIST.body)
     const reply = await send(handler, { body, headers: { origin: 'https://evil.example' } })
-    expect(pick(reply)).toEqual(refusal(403, -32600, 'Forbidden: Origin is not allowed.'))
+    expect(pick(reply)).toEqual(
+      refusal(
+        403,
+        -32600,
+        "Forbidden: Origin 'https://evil.example' is not allowed: add its host to allowedHosts.",
+      ),
+    )
     expect(state.pulled).toBe(false)
     expect(calls).toEqual([])
   })

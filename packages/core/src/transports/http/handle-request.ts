@@ -11,6 +11,7 @@ import type { InboundMessage } from '../../protocol/jsonrpc/message.ts'
 import { parseMessage } from '../../protocol/jsonrpc/parse.ts'
 import { encodeReply, failure, type Reply } from '../../reply.ts'
 import { checkHostAndOrigin, readHost } from '../../security/http/host-origin.ts'
+import { forwardedBy } from '../../security/http/trusted-proxies.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { ServerDoor } from '../../server/door.ts'
 import { authenticateRequest, scopeChallenge } from './auth-http.ts'
@@ -89,7 +90,9 @@ export async function handleHttpRequest(
 /**
  * Host/Origin first: a rebinding attack must learn nothing, not even which methods exist. A
  * `Host` sent twice, or one that is not a host and an optional port, is a malformed request
- * (400), whatever the policy: which of two hosts was meant cannot be known.
+ * (400), whatever the policy: which of two hosts was meant cannot be known. Behind a trusted
+ * proxy, the host checked is the one the client asked the proxy for. A refusal names the check
+ * and the option that admits it, quoting a short, cleaned copy of what was sent.
  */
 function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
   const host = readHost(input.headers)
@@ -98,15 +101,46 @@ function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: Reply
     return false
   }
   if (!options.policy) return true
-  const sent = host.kind === 'host' ? host.value : undefined
-  const verdict = checkHostAndOrigin(options.policy, sent, input.headers.get('origin'))
+  const forwarded = options.proxies && forwardedBy(options.proxies, input.peer, input.headers).host
+  const sent = forwarded ?? (host.kind === 'host' ? host.value : undefined)
+  const origin = input.headers.get('origin')
+  const verdict = checkHostAndOrigin(options.policy, sent, origin)
   if (verdict === 'ok') return true
   writeFault(
     writer,
     'TESSERA_FORBIDDEN',
-    `Forbidden: ${verdict === 'bad-host' ? 'Host' : 'Origin'} is not allowed.`,
+    refusal(options, input, verdict, sent, origin, forwarded !== undefined),
   )
   return false
+}
+
+/** Why a Host or Origin was refused, and what admits it. */
+function refusal(
+  options: ResolvedHttpOptions,
+  input: HttpInput,
+  verdict: 'bad-host' | 'bad-origin',
+  host: string | undefined,
+  origin: string | undefined,
+  forwarded: boolean,
+): string {
+  if (verdict === 'bad-origin') {
+    const admit = options.policy?.origins ? 'add it to allowedOrigins' : 'add its host to allowedHosts'
+    return `Forbidden: Origin ${quoted(origin)} is not allowed: ${admit}.`
+  }
+  const what = forwarded ? 'the host the proxy forwarded' : 'Host'
+  const proxied =
+    !forwarded && (input.headers.get('x-forwarded-host') ?? input.headers.get('forwarded')) !== undefined
+  const hint = proxied
+    ? ' (forwarding headers came from a peer that is not in trustProxy, and were not read)'
+    : ''
+  return `Forbidden: ${what} ${quoted(host)} is not allowed: add it to allowedHosts${hint}.`
+}
+
+/** `value` as a refusal may quote it: printable ASCII only, 64 characters at most. */
+function quoted(value: string | undefined): string {
+  if (value === undefined) return '(none)'
+  const clean = value.slice(0, 65).replace(/[^\x21-\x7e]/g, '?')
+  return `'${clean.length > 64 ? `${clean.slice(0, 64)}…` : clean}'`
 }
 
 function checkPostHeaders(input: HttpInput, writer: ReplyWriter): boolean {

@@ -10,6 +10,8 @@ export interface HttpInput {
   /** The request target as sent: path and query. */
   target: string
   headers: HeaderView
+  /** The address of the peer that connected (a proxy, when one is in front); undefined when unknown. */
+  peer?: string
   /**
    * Reads the body as text. Rejects with a `TesseraError` when it exceeds the size limit, does not
    * arrive in time, or was already consumed by a framework that kept no copy of it.

@@ -6,6 +6,11 @@ import { TesseraError } from '../../errors.ts'
 import { type OptionNames, positiveInteger } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
+import {
+  type TrustedProxies,
+  type TrustProxyOption,
+  trustedProxies,
+} from '../../security/http/trusted-proxies.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { BodyDeadlines } from './body-deadlines.ts'
 
@@ -74,12 +79,24 @@ export interface HttpAuthenticator {
 export interface HttpOptions {
   /** The MCP endpoint path (default `/mcp`). Other paths get 404. */
   path?: string
-  /** Host names accepted in `Host`; default: the loopback names when bound to loopback, else any. */
+  /**
+   * Host names accepted in `Host` (or, from a trusted proxy, in `X-Forwarded-Host` or
+   * `Forwarded`); `*.example.com` accepts every subdomain of example.com. Default: the loopback
+   * names when bound to loopback, else any.
+   */
   allowedHosts?: readonly string[]
   /** Origins accepted in `Origin`; default: any origin on an allowed host. */
   allowedOrigins?: readonly string[]
   /** Set false to turn Host/Origin validation off entirely (not recommended). */
   dnsRebindingProtection?: boolean
+  /**
+   * The reverse proxies in front of the server, whose `Forwarded` or `X-Forwarded-For`, `-Host`
+   * and `-Proto` are believed: their addresses and CIDR ranges (`['10.0.0.0/8', '::1']`), or how
+   * many hops in front are proxies. The Host check then reads the host the client asked the
+   * outermost proxy for, and the client's address is the first in the chain that is not a
+   * proxy. Default: none, and those headers are never read.
+   */
+  trustProxy?: number | readonly string[]
   /** Largest request body accepted (default 1 MiB); larger → 413. */
   maxBodyBytes?: number
   /** Largest request header block accepted (default 16 KiB); larger → 431. */
@@ -118,6 +135,7 @@ export const HTTP_OPTION_NAMES = {
   allowedHosts: true,
   allowedOrigins: true,
   dnsRebindingProtection: true,
+  trustProxy: true,
   maxBodyBytes: true,
   maxHeaderBytes: true,
   bodyTimeoutMs: true,
@@ -130,6 +148,8 @@ export const HTTP_OPTION_NAMES = {
 export interface ResolvedHttpOptions {
   path: string
   policy: HostPolicy | undefined
+  /** The proxies named in `trustProxy`; undefined when none is. */
+  proxies: TrustedProxies | undefined
   maxBodyBytes: number
   maxHeaderBytes: number
   bodyTimeoutMs: number
@@ -155,6 +175,7 @@ export function resolveHttpOptions(options: HttpOptions | undefined, local: bool
     policy: protect
       ? createHostPolicy({ allowedHosts: hosts, allowedOrigins: options?.allowedOrigins })
       : undefined,
+    proxies: trustedProxies(options?.trustProxy),
     maxBodyBytes: positiveInteger(options?.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes'),
     maxHeaderBytes: positiveInteger(options?.maxHeaderBytes ?? 16 * 1024, 'maxHeaderBytes'),
     bodyTimeoutMs,
