@@ -12,7 +12,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { appsExtension } from '@tessera/apps'
-import { dpopNonces, introspectionVerifier, jwtVerifier, oauthResourceServer } from '@tessera/auth'
+import {
+  dpopNonces,
+  introspectionVerifier,
+  issuerVerifiers,
+  jwtVerifier,
+  oauthResourceServer,
+} from '@tessera/auth'
 import { createDevConsole } from '@tessera/cli/console'
 import { createServer } from '@tessera/core'
 import { clusterNotificationBus, serveCluster } from '@tessera/core/cluster'
@@ -137,6 +143,9 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   jwtVerifier: {
     call: (extra) =>
       jwtVerifier(any({ issuer, audience: resource, jwks: new URL(`${issuer}/jwks`), ...extra })),
+  },
+  issuerVerifiers: {
+    call: (extra) => issuerVerifiers(any({ issuers: { [issuer]: { verify: async () => ({}) } }, ...extra })),
   },
   introspectionVerifier: {
     call: (extra) =>

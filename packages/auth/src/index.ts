@@ -17,6 +17,11 @@ export {
   type IntrospectionVerifierOptions,
   introspectionVerifier,
 } from './verifiers/introspection-verifier.ts'
+export {
+  type IssuerVerifiers,
+  type IssuerVerifiersOptions,
+  issuerVerifiers,
+} from './verifiers/issuer-verifiers.ts'
 export { type JwtVerifierOptions, jwtVerifier } from './verifiers/jwt-verifier.ts'
 export {
   TokenRejectedError,

@@ -1,7 +1,8 @@
 /**
  * @module oauth-principals.test
  * The principal a verified token yields, over real HTTP: scopes checked before anything runs
- * (403 with the step-up challenge), lists cut to what a token permits, multi round-trip states
+ * (403 with the step-up challenge), lists cut to what a token permits, the tokens of two issuers
+ * on one resource server (the same `sub` from each a different caller), multi round-trip states
  * and single-use records that never cross between subjects but survive a token refresh, and
  * handshake sessions bound to the subject that opened them.
  */
@@ -49,6 +50,30 @@ describe('scopes', () => {
 })
 
 describe('principals', () => {
+  it('acceptsTheTokensOfTwoIssuersAndKeepsTheirSameSubjectsApart', async () => {
+    const f = await start({ secondIssuer: true })
+    const acme = await f.authority.mint({ sub: 'ann', scope: 'ops:read ops:rollback' })
+    const globex = await f.other!.mint({ sub: 'ann', scope: 'ops:read ops:rollback' })
+    for (const token of [acme, globex])
+      expect(resultOf(await f.client.callTool('status', {}, withToken(token))).content).toEqual([
+        { type: 'text', text: 'all green' },
+      ])
+    const metadata = (await (
+      await fetch(new URL('/.well-known/oauth-protected-resource/mcp', f.url))
+    ).json()) as { authorization_servers: string[] }
+    expect(metadata.authorization_servers).toEqual([f.authority.issuer, f.other!.issuer])
+    // The same `sub` from the other issuer is another caller: its state is not theirs.
+    const acmeState = await askRollback(f.client, acme)
+    const crossed = await f.client.callTool(
+      'rollback',
+      { service: 'api' },
+      { ...withToken(globex), extra: { requestState: acmeState, inputResponses: yes } },
+    )
+    expect(crossed.status).toBe(400)
+    expect(errorOf(crossed).code).toBe(-32602)
+    expect(f.rollbacks).toEqual([])
+  })
+
   it('neverLetsOneSubjectUseAnothersStateOrSingleUseRecord', async () => {
     const f = await start()
     const alice = await f.authority.mint({ sub: 'alice', scope: 'ops:rollback' })

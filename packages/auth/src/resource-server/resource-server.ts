@@ -14,6 +14,7 @@ import { wireMappings } from '@tessera/core/protocol'
 import type { DpopNonces } from '../dpop/dpop-nonce.ts'
 import { DpopRejectedError, proofAcceptanceWindowMs, verifyDpopProof } from '../dpop/dpop-proof.ts'
 import { type ProofLedger, proofKey, replayStoreLedger } from '../dpop/dpop-replay.ts'
+import type { IssuerVerifiers } from '../verifiers/issuer-verifiers.ts'
 import { TokenRejectedError, type TokenVerifier, type VerifiedToken } from '../verifiers/token-verifier.ts'
 import { credentialsOf } from './authorization-header.ts'
 import { type ChallengeParams, challenge } from './challenge.ts'
@@ -43,10 +44,14 @@ export interface ResourceServerOptions {
   resource: string
   /**
    * Where clients get tokens, listed in the metadata (at least one). Which issuer is accepted is
-   * the verifier's `issuer`: keep the two in agreement.
+   * the verifier's `issuer`: keep the two in agreement (with `issuerVerifiers`, every issuer it
+   * accepts must be listed, or the server is not created).
    */
   authorizationServers: string[]
-  /** Verifies access tokens: `jwtVerifier()`, `introspectionVerifier()`, or your own. */
+  /**
+   * Verifies access tokens: `jwtVerifier()`, `introspectionVerifier()`, `issuerVerifiers()` for
+   * the tokens of several authorization servers, or your own.
+   */
   verifier: TokenVerifier
   /** Scopes this server knows; listed in the metadata and named in the 401 challenge. */
   scopesSupported?: string[]
@@ -96,6 +101,17 @@ export interface ResourceServer extends HttpAuthenticator {
   readonly metadata: Readonly<Record<string, unknown>>
   /** Where the metadata is served (the URL challenges name). */
   readonly metadataUrl: string
+}
+
+/** Every issuer an `issuerVerifiers` accepts is one the metadata sends clients to. */
+function assertListsIssuers(authorizationServers: readonly string[], verifier: TokenVerifier): void {
+  const issuers = (verifier as Partial<IssuerVerifiers>).issuers
+  if (!Array.isArray(issuers)) return
+  const unlisted = issuers.filter((issuer) => !authorizationServers.includes(issuer))
+  if (unlisted.length > 0)
+    throw new TypeError(
+      `authorizationServers must list every issuer the verifier accepts; missing: ${unlisted.join(', ')}.`,
+    )
 }
 
 /** A refused or missing token, and a malformed `Authorization` header, as the error table answers them. */
@@ -153,6 +169,7 @@ export function oauthResourceServer(options: ResourceServerOptions): ResourceSer
     throw new TypeError('authorizationServers must list at least one authorization server.')
   if (typeof options.verifier?.verify !== 'function')
     throw new TypeError('verifier must be a TokenVerifier (jwtVerifier(), introspectionVerifier()).')
+  assertListsIssuers(options.authorizationServers, options.verifier)
   const scopesSupported = options.scopesSupported ?? []
   const required = options.required ?? true
   const now = options.now ?? Date.now
