@@ -6,7 +6,7 @@
  */
 import { type DurableObjectNamespaceLike, durableObjectStores } from '@tessera/cloudflare'
 import { createFetchHandler, type FetchContext, type FetchHandler } from '@tessera/core/http'
-import { createProbeServer } from './probe-server.ts'
+import { createProbeServer, PROBE_HTTP_OPTIONS } from './probe-server.ts'
 
 export { TesseraDurableObject } from '@tessera/cloudflare'
 
@@ -26,6 +26,7 @@ export default {
         requestState: { keys: [{ id: 'test', secret: TEST_STATE_SECRET }] },
         stores: durableObjectStores(env.TESSERA),
       }),
+      PROBE_HTTP_OPTIONS,
     )
     return mcp(request, env, context)
   },

@@ -2,10 +2,22 @@
  * @module probe-server
  * The server every runtime serves for its probes: a greeting, a single-use rollback that asks
  * before it acts and counts what it did, and a count to read back. The entries beside it serve it
- * on Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), on 127.0.0.1:$PORT at /mcp.
+ * on Node (`listen`), Bun (`Bun.serve`) and Deno (`Deno.serve`), on 127.0.0.1:$PORT at /mcp, with
+ * `PROBE_HTTP_OPTIONS`.
  */
 import { createServer, elicitForm, type ServerOptions } from '@tessera/core'
+import type { HttpOptions } from '@tessera/core/http'
 import { z } from 'zod'
+
+/**
+ * How every runtime serves the probe server: behind a proxy on 127.0.0.1, under the loopback
+ * names and the public one the proxy forwards (`mcp.example.com`). Where the runtime tells the
+ * peer's address, the forwarded host is checked; a Worker knows none, so it reads no forwarding.
+ */
+export const PROBE_HTTP_OPTIONS: HttpOptions = {
+  trustProxy: ['127.0.0.1'],
+  allowedHosts: ['localhost', '127.0.0.1', '[::1]', 'mcp.example.com'],
+}
 
 const askConfirm = elicitForm({
   message: 'Roll back?',

@@ -1,7 +1,7 @@
 /** The probe server as a Worker: built once at module scope, served through the fetch face. */
 import { createFetchHandler } from '@tessera/core/http'
-import { createProbeServer } from './probe-server.ts'
+import { createProbeServer, PROBE_HTTP_OPTIONS } from './probe-server.ts'
 
-const mcp = createFetchHandler(createProbeServer())
+const mcp = createFetchHandler(createProbeServer(), PROBE_HTTP_OPTIONS)
 
 export default { fetch: mcp }

@@ -3,7 +3,8 @@
  * The same server served by Node (`listen`), Bun (`Bun.serve`), Deno (`Deno.serve`) and workerd
  * (bundled as a Worker: with Node compatibility, without it, and without it with the server's
  * stores in a Durable Object), the last three through the web-standard face, each with the
- * runtime's own defaults, probed over real HTTP on 127.0.0.1: both revisions answer; a tampered state and a state bound to another call are
+ * runtime's own defaults, probed over real HTTP on 127.0.0.1: both revisions answer; the host a
+ * trusted proxy forwards is checked where the runtime tells the peer's address; a tampered state and a state bound to another call are
  * refused with the one fixed error; the committed requestState test vectors open, or are refused
  * for their reason, alike; the shared JSON Schema suite gets every verdict; parallel copies of one accepted single-use answer act once
  * and a later copy replays; an idle listen stream outlives Bun's idle timeout; and the runtime
@@ -126,6 +127,22 @@ describe.each(RUNTIMES.filter(installed))('on %s', (runtime) => {
     expect(run.status, run.stderr).toBe(0)
     return JSON.parse(run.stdout)
   }
+
+  it('checksTheHostATrustedProxyForwardsWhereTheRuntimeTellsThePeer', async () => {
+    const discover = (host: string) =>
+      client.request('server/discover', {}, { headers: { 'x-forwarded-host': host } })
+    expect((await discover('mcp.example.com')).status).toBe(200)
+    const foreign = await discover('evil.example')
+    if (isWorker(runtime)) {
+      // A Worker is told no peer: no forwarding header is read, and the Host it was sent passes.
+      expect(foreign.status).toBe(200)
+      return
+    }
+    expect(foreign.status).toBe(403)
+    expect(errorOf(foreign).message).toBe(
+      "Forbidden: the host the proxy forwarded 'evil.example' is not allowed: add it to allowedHosts.",
+    )
+  })
 
   it('opensTheStateVectorsAndRefusesTheRestForTheirReasons', async () => {
     expect(await checked('state-vectors')).toEqual([])

@@ -6,11 +6,7 @@ import { TesseraError } from '../../errors.ts'
 import { type OptionNames, positiveInteger } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { createHostPolicy, type HostPolicy, LOCAL_HOSTS } from '../../security/http/host-origin.ts'
-import {
-  type TrustedProxies,
-  type TrustProxyOption,
-  trustedProxies,
-} from '../../security/http/trusted-proxies.ts'
+import { type TrustedProxies, trustedProxies } from '../../security/http/trusted-proxies.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { BodyDeadlines } from './body-deadlines.ts'
 
