@@ -28,6 +28,7 @@ import {
   createBusRelay,
   createSingleUseGuard,
   memoryEventStore,
+  memoryRateLimitStore,
   memoryReplayStore,
   memorySessionStore,
   memoryTaskStore,
@@ -138,6 +139,7 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   memoryReplayStore: { call: (extra) => memoryReplayStore(any(extra)) },
   memorySessionStore: { call: (extra) => memorySessionStore(any(extra)) },
   memoryTaskStore: { call: (extra) => memoryTaskStore(any(extra)) },
+  memoryRateLimitStore: { call: (extra) => memoryRateLimitStore(any(extra)) },
   // @tessera/auth
   dpopNonces: { call: (extra) => dpopNonces(any(extra)) },
   jwtVerifier: {
@@ -220,6 +222,8 @@ export const NOT_OPTIONS: Readonly<Record<string, string>> = {
   viewContentSecurityPolicy: "a view's _meta.ui, read as the server sent it",
   viewPermissionsPolicy: "a view's _meta.ui, read as the server sent it",
   pageResult: 'a page paginate made, and a cache hint the server resolved',
+  takeToken: "a bucket's state and shape, the arguments of a store operation",
+  assertBucket: "a bucket's shape, the argument of a store operation",
 }
 
 const tool = (extra: Extra) =>
@@ -270,6 +274,18 @@ export const NESTED: Readonly<Record<string, NestedCall>> = {
     path: 'limits.arguments',
     misspelled: ['maxDepht', 'maxDepth'],
   },
+  'createServer rateLimits': {
+    call: (extra) => server({ rateLimits: extra }),
+    where: 'createServer',
+    path: 'rateLimits',
+    misspelled: ['caler', 'caller'],
+  },
+  'createServer rateLimits.server': {
+    call: (extra) => server({ rateLimits: { server: { calls: 1, perMs: 1000, ...extra } } }),
+    where: 'createServer',
+    path: 'rateLimits.server',
+    misspelled: ['burts', 'burst'],
+  },
   'createServer stores': {
     call: (extra) => server({ stores: extra }),
     where: 'createServer',
@@ -305,6 +321,12 @@ export const NESTED: Readonly<Record<string, NestedCall>> = {
     where: "Tool 'probe'",
     path: 'limits',
     misspelled: ['resultByte', 'resultBytes'],
+  },
+  'McpServer.tool rateLimit': {
+    call: (extra) => tool({ rateLimit: { calls: 1, perMs: 1000, ...extra } }),
+    where: "Tool 'probe'",
+    path: 'rateLimit',
+    misspelled: ['permS', 'perMs'],
   },
   'McpServer.resource config': {
     call: (extra) => app().resource('probe://r', any({ name: 'r', ...extra }), () => ({ contents: [] })),

@@ -178,6 +178,11 @@ const scenarios: Record<TesseraErrorCode, () => Promise<Observed>> = {
       inputResponses: { go: { action: 'accept', content: {} } },
     })
   },
+  TESSERA_RATE_LIMITED: async () => {
+    const handler = http(server({ rateLimits: { caller: { calls: 1, perMs: 60_000 } } }))
+    await call(handler, 'tools/list')
+    return call(handler, 'tools/list')
+  },
   TESSERA_DEADLINE_EXCEEDED: () => call(http(server()), 'tools/call', { name: 'hangs', arguments: {} }),
   TESSERA_STORE_UNAVAILABLE: async () => {
     const store = failingStore(memoryReplayStore(), { claim: async () => Promise.reject(new Error('down')) })

@@ -44,6 +44,7 @@ export const wireMappings = {
   TESSERA_SESSION_NOT_FOUND: { jsonrpc: -32600, http: 404 },
   TESSERA_TOO_MANY_SESSIONS: { jsonrpc: -32603, http: 503 },
   TESSERA_TOO_MANY_TASKS: { jsonrpc: -32600, http: 429 },
+  TESSERA_RATE_LIMITED: { jsonrpc: -32600, http: 429 },
   TESSERA_UNAVAILABLE: { jsonrpc: -32603, http: 503 },
   TESSERA_NOT_FOUND: { jsonrpc: -32600, http: 404 },
   TESSERA_UNAUTHORIZED: { jsonrpc: -32600, http: 401 },

@@ -74,6 +74,18 @@ export {
   type ServerEvent,
   type ServerEventListener,
 } from './server/notification-bus.ts'
+export {
+  type MemoryRateLimitStoreOptions,
+  memoryRateLimitStore,
+} from './server/rate-limits/memory-rate-limit-store.ts'
+export {
+  assertBucket,
+  type BucketState,
+  type BucketTake,
+  type RateLimitStore,
+  type TokenBucket,
+  takeToken,
+} from './server/rate-limits/rate-limit-store.ts'
 export { closeTogether, type Stores } from './server/stores.ts'
 export type {
   OutstandingInput,

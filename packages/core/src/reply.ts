@@ -29,6 +29,8 @@ export type ResponseReply = {
   encoded?: string
   /** Every scope a refused call needs: an HTTP face adds its authenticator's challenge. */
   requiredScopes?: readonly string[]
+  /** A request over a rate limit: an HTTP face says when to retry (`Retry-After`, in seconds). */
+  retryAfterSeconds?: number
 }
 
 export type Reply =
@@ -67,6 +69,15 @@ export function failure(
   const requiredScopes = requiredScopesOf(error)
   if (requiredScopes !== undefined)
     return { kind: 'response', status: error.httpStatus, body, requiredScopes }
+  // And a rate limit its 429, with when to come back.
+  const retryAfterMs = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs
+  if (error.code === 'TESSERA_RATE_LIMITED' && typeof retryAfterMs === 'number')
+    return {
+      kind: 'response',
+      status: error.httpStatus,
+      body,
+      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    }
   return { kind: 'response', status: inSession ? SuccessStatus.ok : error.httpStatus, body }
 }
 

@@ -14,6 +14,11 @@ export interface Exchange {
   /** The authenticated identity of the caller, when the transport authenticated one. */
   readonly auth: AuthInfo | undefined
   /**
+   * The client's network address, when the transport knows it (behind trusted proxies, the one
+   * they forwarded for): whose rate limits an anonymous request counts against.
+   */
+  readonly client?: string
+  /**
    * Sends one JSON-RPC message that belongs to this request, before its response: a notification
    * (progress, log) or, in the handshake era, a request to the client. HTTP switches to SSE.
    */

@@ -50,6 +50,8 @@ import { CORE_METHOD_NAMES, MethodTable } from './pipeline/method-table.ts'
 import { type ModernServer, serveModern } from './pipeline/modern.ts'
 import { ResultEncoder } from './pipeline/result-encoder.ts'
 import type { Platform } from './platform.ts'
+import { memoryRateLimitStore } from './rate-limits/memory-rate-limit-store.ts'
+import { RateLimiter, type RateLimitOptions } from './rate-limits/rate-limits.ts'
 import { checkReadiness } from './readiness.ts'
 import { type AnyPromptHandler, CORE_PROMPT_OPTIONS, PromptRegistry } from './registry/prompts.ts'
 import {
@@ -131,6 +133,11 @@ export interface ServerOptions {
    */
   limits?: CallLimits
   /**
+   * Rate limits as token buckets, per caller, per caller and method, and for the whole server
+   * (see `RateLimitOptions`; a tool's own is `ToolConfig.rateLimit`), kept in `stores.rateLimits`.
+   */
+  rateLimits?: RateLimitOptions
+  /**
    * Spans and metrics through the OpenTelemetry API when the application installed it and
    * registered an SDK (default true); false records nothing whatever is registered.
    */
@@ -196,6 +203,7 @@ const OPTION_NAMES = {
   listOnlyPermitted: true,
   maxRounds: true,
   limits: true,
+  rateLimits: true,
   serverInfoInResults: true,
   telemetry: true,
   logger: true,
@@ -439,6 +447,7 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
     logger,
     observer,
     maxRounds,
+    limiter: new RateLimiter(options.rateLimits, stores.rateLimits ?? memoryRateLimitStore(), logger),
   }
   host = { catalogue, services }
   services.tasks.service.rerunOrphansWith(orphanRuns(catalogue, services))

@@ -9,6 +9,7 @@ import type { Observer } from '../observation/observer.ts'
 import type { SingleUseGuard } from '../security/replay/guard.ts'
 import type { StateService } from './mrtr/state-service.ts'
 import type { NotificationBus } from './notification-bus.ts'
+import type { RateLimiter } from './rate-limits/rate-limits.ts'
 import type { TaskRunner } from './tasks/task-run.ts'
 
 export interface Services {
@@ -23,4 +24,6 @@ export interface Services {
   readonly observer: Observer
   /** Rounds a multi round-trip call may take before it is refused. */
   readonly maxRounds: number
+  /** The rate limits, over the configured rate-limit store. */
+  readonly limiter: RateLimiter
 }

@@ -11,6 +11,7 @@ import type { ReplayStore } from '../security/replay/replay-store.ts'
 import type { EventStore } from './handshake/event-store.ts'
 import type { SessionStore } from './handshake/session-store.ts'
 import type { NotificationBus } from './notification-bus.ts'
+import type { RateLimitStore } from './rate-limits/rate-limit-store.ts'
 import type { TaskStore } from './tasks/task-store.ts'
 
 /**
@@ -30,6 +31,8 @@ export interface Stores {
   tasks?: TaskStore
   /** Change notifications and session traffic between instances (default: this process only). */
   bus?: NotificationBus
+  /** The buckets of rate limits (default: in memory, one process: each instance then limits alone). */
+  rateLimits?: RateLimitStore
 }
 
 const PORT_METHODS: Readonly<Record<keyof Stores, readonly string[]>> = {
@@ -38,6 +41,7 @@ const PORT_METHODS: Readonly<Record<keyof Stores, readonly string[]>> = {
   events: ['append', 'finish', 'replay', 'close'],
   tasks: ['create', 'get', 'replace', 'close'],
   bus: ['publish', 'subscribe', 'close'],
+  rateLimits: ['take', 'close'],
 }
 const PORT_NAMES = {
   replay: true,
@@ -45,6 +49,7 @@ const PORT_NAMES = {
   events: true,
   tasks: true,
   bus: true,
+  rateLimits: true,
 } as const satisfies OptionNames<Stores>
 
 export function assertStores(stores: unknown): asserts stores is Stores | undefined {

@@ -23,6 +23,7 @@ import type {
   ExtensionToolOptions,
 } from './extensions/extension-options.ts'
 import type { CallLimits } from './limits/call-limits.ts'
+import type { RateLimit } from './rate-limits/rate-limits.ts'
 
 /** Who may reuse a cached result: `public`, any client; `private`, only the caller it was sent to. */
 export type CacheScope = 'public' | 'private'
@@ -133,6 +134,11 @@ export interface ToolConfig<
    * size of its result, its deadline (see `CallLimits`).
    */
   limits?: CallLimits
+  /**
+   * How often one caller may call it (a token bucket, kept in `stores.rateLimits`), besides the
+   * server's `rateLimits`; over it, 429 with `Retry-After`.
+   */
+  rateLimit?: RateLimit
   _meta?: JsonObject
 }
 

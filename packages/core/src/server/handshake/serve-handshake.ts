@@ -90,6 +90,8 @@ async function dispatch(
     era: 'handshake',
     exchange,
   }
+  const { limiter } = server.services
+  if (limiter.active) await limiter.admit(request.method, exchange)
   const result = MRTR_METHODS.has(request.method) ? await withShim(call, spec, session) : await spec.run(call)
   return handshakeShape(result)
 }

@@ -76,6 +76,7 @@ export class Session implements SessionContext, SessionDoor {
         if (!flight.signal.aborted) exchange.send(message)
       },
       closeStream: exchange.closeStream && (() => exchange.closeStream?.()),
+      client: exchange.client,
     }
     this.#targetScopes.set(scoped, scopes)
     try {

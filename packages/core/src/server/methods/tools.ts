@@ -53,6 +53,7 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
   if (tool === undefined || !catalogue.tools.offers(tool, call.meta.clientCapabilities))
     invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
   requireScopes(tool.scopes, exchange.auth, `Tool '${tool.name}'`)
+  if (tool.rateLimit !== undefined) await services.limiter.admitTool(tool.name, tool.rateLimit, exchange)
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)

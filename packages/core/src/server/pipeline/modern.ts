@@ -75,6 +75,8 @@ async function dispatch(
     era: 'modern',
     exchange,
   }
+  const { limiter } = server.services
+  if (limiter.active) await limiter.admit(request.method, exchange)
   if (request.method === 'subscriptions/listen') return await subscriptionsListen(call)
   const result = await spec.run(call)
   watch.answered(result.resultType as string | undefined, result.isError === true)

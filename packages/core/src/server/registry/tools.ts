@@ -16,6 +16,7 @@ import type { RequestContext } from '../context.ts'
 import { DefinitionHooks, type Extended } from '../extensions/definition-hooks.ts'
 import type { ExtensionToolOptions } from '../extensions/extension-options.ts'
 import { DEFAULT_LIMITS, type ResolvedLimits, resolveLimits } from '../limits/call-limits.ts'
+import { type ResolvedLimit, resolveLimit } from '../rate-limits/rate-limits.ts'
 import type { ToolConfig, ToolTraceOptions } from '../types.ts'
 import { assertName } from './names.ts'
 import { visibleTo } from './visible.ts'
@@ -35,6 +36,8 @@ export interface RegisteredTool {
   readonly trace: { readonly arguments: boolean; readonly result: boolean }
   /** What one call may take and give: its own limits over the server's. */
   readonly limits: ResolvedLimits
+  /** Its own rate limit, per caller; undefined when it has none. */
+  readonly rateLimit: ResolvedLimit | undefined
 }
 
 /** A handler as the registry holds it: what it returns is checked when it returns. */
@@ -111,6 +114,10 @@ export class ToolRegistry {
       scopes: registeredScopes(config.scopes, `Tool '${name}'`),
       trace: toolTrace(config.trace, label),
       limits: resolveLimits(config.limits, this.#limits, label),
+      rateLimit:
+        config.rateLimit === undefined
+          ? undefined
+          : resolveLimit(config.rateLimit, label, 'rateLimit', `tools/call of '${name}' for every caller`),
       extended,
     }
     this.#tools.set(name, tool)
@@ -204,6 +211,7 @@ const TOOL_CONFIG_NAMES = {
   scopes: true,
   trace: true,
   limits: true,
+  rateLimit: true,
   _meta: true,
 } as const satisfies OptionNames<Omit<ToolConfig, 'task' | keyof ExtensionToolOptions>>
 

@@ -36,12 +36,16 @@ export async function authenticateRequest(
   }
 }
 
-/** The headers of a reply that refused a call for missing scopes: the authenticator's challenge. */
-export function scopeChallenge(
+/**
+ * The headers of a refusal: when to retry one over a rate limit, the authenticator's challenge of
+ * one for missing scopes.
+ */
+export function refusalHeaders(
   options: ResolvedHttpOptions,
   reply: ResponseReply,
   auth: AuthInfo | undefined,
 ): Record<string, string> | undefined {
+  if (reply.retryAfterSeconds !== undefined) return { 'retry-after': String(reply.retryAfterSeconds) }
   if (reply.requiredScopes === undefined || options.auth?.insufficientScope === undefined) return undefined
   return { 'www-authenticate': options.auth.insufficientScope(reply.requiredScopes, auth) }
 }

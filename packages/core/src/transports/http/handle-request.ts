@@ -14,7 +14,7 @@ import { checkHostAndOrigin, readHost } from '../../security/http/host-origin.ts
 import { forwardedBy } from '../../security/http/trusted-proxies.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { ServerDoor } from '../../server/door.ts'
-import { authenticateRequest, scopeChallenge } from './auth-http.ts'
+import { authenticateRequest, refusalHeaders } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
 import type { HttpInput } from './http-input.ts'
@@ -74,7 +74,7 @@ export async function handleHttpRequest(
         id: inbound.message.id,
       })
     }
-    const exchange = new HttpExchange(input.headers, auth, writer, input.waitUntil)
+    const exchange = new HttpExchange(input.headers, auth, writer, input.waitUntil, input.client)
     return deliver(await door.modern(inbound.message, exchange), exchange, input, writer, options)
   }
   if (route.era === 'handshake' && sessions) {
@@ -92,7 +92,8 @@ export async function handleHttpRequest(
  * `Host` sent twice, or one that is not a host and an optional port, is a malformed request
  * (400), whatever the policy: which of two hosts was meant cannot be known. Behind a trusted
  * proxy, the host checked is the one the client asked the proxy for. A refusal names the check
- * and the option that admits it, quoting a short, cleaned copy of what was sent.
+ * and the option that admits it, quoting a short, cleaned copy of what was sent. It also settles
+ * who the client is (`input.client`): the peer, or the address trusted proxies forwarded for.
  */
 function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: ReplyWriter): boolean {
   const host = readHost(input.headers)
@@ -100,8 +101,10 @@ function checkHost(options: ResolvedHttpOptions, input: HttpInput, writer: Reply
     writeFault(writer, 'TESSERA_INVALID_REQUEST', `Bad request: ${host.problem}.`)
     return false
   }
+  const proxied = options.proxies && forwardedBy(options.proxies, input.peer, input.headers)
+  input.client = proxied ? proxied.client : input.peer
+  const forwarded = proxied?.host
   if (!options.policy) return true
-  const forwarded = options.proxies && forwardedBy(options.proxies, input.peer, input.headers).host
   const sent = forwarded ?? (host.kind === 'host' ? host.value : undefined)
   const origin = input.headers.get('origin')
   const verdict = checkHostAndOrigin(options.policy, sent, origin)
@@ -171,7 +174,7 @@ function deliver(
   options: ResolvedHttpOptions,
 ): void {
   if (reply.kind === 'response')
-    return exchange.respond(reply.status, encodeReply(reply), scopeChallenge(options, reply, exchange.auth))
+    return exchange.respond(reply.status, encodeReply(reply), refusalHeaders(options, reply, exchange.auth))
   if (reply.kind === 'accepted') return writer.empty(SuccessStatus.accepted)
   // Only the modern pipeline answers with a stream, and only for a listen whose body, version
   // and mirrored headers it accepted: this is the one place a request is known to be a stream.

@@ -45,6 +45,7 @@ export class HandshakeHttpExchange implements Exchange {
     writer: ReplyWriter,
     events: EventStore,
     sessionId: string,
+    readonly client?: string,
   ) {
     this.#writer = writer
     this.#events = events

@@ -13,7 +13,7 @@ import { failure, toTesseraError } from '../../reply.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { HandshakeDoor, SessionDoor } from '../../server/door.ts'
 import { backgroundInterval } from '../../timers.ts'
-import { scopeChallenge } from './auth-http.ts'
+import { refusalHeaders } from './auth-http.ts'
 import { eventFrame, HandshakeHttpExchange, newStreamId, RETRY_MS } from './handshake-exchange.ts'
 import type { HttpInput } from './http-input.ts'
 import type { ResolvedHttpOptions } from './options.ts'
@@ -83,10 +83,17 @@ export async function handshakeMessage(c: HandshakeRequest, inbound: InboundMess
     await session.notification(inbound.message, c.auth)
     return c.writer.empty(SuccessStatus.accepted)
   }
-  const exchange = new HandshakeHttpExchange(c.input.headers, c.auth, c.writer, c.sessions.events, session.id)
+  const exchange = new HandshakeHttpExchange(
+    c.input.headers,
+    c.auth,
+    c.writer,
+    c.sessions.events,
+    session.id,
+    c.input.client,
+  )
   const reply = await session.request(inbound.message, exchange)
   if (reply === undefined) await exchange.abandon()
-  else await exchange.respond(reply, scopeChallenge(c.options, reply, c.auth))
+  else await exchange.respond(reply, refusalHeaders(c.options, reply, c.auth))
 }
 
 export async function handshakeDelete(c: HandshakeRequest): Promise<void> {

@@ -21,6 +21,7 @@ export class HttpExchange implements Exchange {
     readonly auth: AuthInfo | undefined,
     writer: ReplyWriter,
     readonly waitUntil?: (work: Promise<unknown>) => void,
+    readonly client?: string,
   ) {
     this.#writer = writer
   }

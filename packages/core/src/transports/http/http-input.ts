@@ -12,6 +12,8 @@ export interface HttpInput {
   headers: HeaderView
   /** The address of the peer that connected (a proxy, when one is in front); undefined when unknown. */
   peer?: string
+  /** The client's address: the peer's, or behind trusted proxies the one they forwarded for (set once read). */
+  client?: string
   /**
    * Reads the body as text. Rejects with a `TesseraError` when it exceeds the size limit, does not
    * arrive in time, or was already consumed by a framework that kept no copy of it.

@@ -128,8 +128,8 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
       body: () => readNodeBody(req, resolved),
       becameStream: release,
     }
-    // Only read when proxies are named: a request that needs no peer costs nothing more.
-    if (resolved.proxies !== undefined) input.peer = req.socket?.remoteAddress
+    const peer = req.socket?.remoteAddress
+    if (peer !== undefined) input.peer = peer
     const { observer } = door
     const handling = observer.wants('exchange')
       ? observer.exchange(input.method, pathOf(input.target), (watch) => {
