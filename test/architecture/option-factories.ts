@@ -55,6 +55,7 @@ import {
 } from '@tessera/store-redis'
 import {
   sqliteEventStore,
+  sqliteRateLimitStore,
   sqliteReplayStore,
   sqliteSessionStore,
   sqliteStores,
@@ -179,6 +180,7 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   sqliteSessionStore: { call: (extra) => sqliteSessionStore(any({ path: ':memory:', ...extra })) },
   sqliteEventStore: { call: (extra) => sqliteEventStore(any({ path: ':memory:', ...extra })) },
   sqliteTaskStore: { call: (extra) => sqliteTaskStore(any({ path: ':memory:', ...extra })) },
+  sqliteRateLimitStore: { call: (extra) => sqliteRateLimitStore(any({ path: ':memory:', ...extra })) },
   // @tessera/store-redis
   redisStores: { call: (extra) => redisStores(any({ url: noServer, ...extra })) },
   redisReplayStore: { call: (extra) => redisReplayStore(any({ url: noServer, ...extra })) },

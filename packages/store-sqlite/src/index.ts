@@ -6,6 +6,8 @@
  */
 export type { SqliteEventStoreOptions } from './sqlite-event-store.ts'
 export { sqliteEventStore } from './sqlite-event-store.ts'
+export type { SqliteRateLimitStoreOptions } from './sqlite-rate-limit-store.ts'
+export { sqliteRateLimitStore } from './sqlite-rate-limit-store.ts'
 export type { SqliteReplayStoreOptions } from './sqlite-replay-store.ts'
 export { sqliteReplayStore } from './sqlite-replay-store.ts'
 export type { SqliteSessionStoreOptions } from './sqlite-session-store.ts'

@@ -91,6 +91,7 @@ describe('sqliteStores', () => {
     await stores.tasks.close()
     await stores.sessions.close()
     await stores.sessions.close()
+    await stores.rateLimits.close()
     expect(closes).not.toHaveBeenCalled()
     // The last store still works on the shared handle.
     const stream = sampleStreamId()

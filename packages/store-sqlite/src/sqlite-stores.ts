@@ -1,7 +1,8 @@
 /**
  * @module sqlite-stores
  * The SQLite stores of one server in one file, over one database handle: single-use records,
- * handshake-era sessions, resumable stream events and tasks, each on a table of its own. The
+ * handshake-era sessions, resumable stream events, tasks and rate-limit buckets, each on a table
+ * of its own. The
  * handle is opened once and closed once, when the last of the stores is closed (the server closes
  * them all in `close()`), and never when it is the caller's own `database`. It is opened with
  * `synchronous = FULL`, the level the single-use records need to survive a power loss (tasks need
@@ -16,12 +17,14 @@ import {
   closeTogether,
   type EventStore,
   type OptionNames,
+  type RateLimitStore,
   type ReplayStore,
   type SessionStore,
   type TaskStore,
 } from '@tessera/core/ports'
 import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './sqlite-connection.ts'
 import { sqliteEventStore } from './sqlite-event-store.ts'
+import { sqliteRateLimitStore } from './sqlite-rate-limit-store.ts'
 import { sqliteReplayStore } from './sqlite-replay-store.ts'
 import { sqliteSessionStore } from './sqlite-session-store.ts'
 import { sqliteTaskStore } from './sqlite-task-store.ts'
@@ -30,7 +33,8 @@ import { sqliteTaskStore } from './sqlite-task-store.ts'
 export interface SqliteStoresOptions extends ConnectionOptions {
   /**
    * Prefix of the table names (letters, digits, underscore): `<prefix>single_use`,
-   * `<prefix>sessions`, `<prefix>stream_events` (and `<prefix>stream_events_streams`), `<prefix>tasks`.
+   * `<prefix>sessions`, `<prefix>stream_events` (and `<prefix>stream_events_streams`), `<prefix>tasks`,
+   * `<prefix>rate_limits`.
    * Default `tessera_`.
    */
   prefix?: string
@@ -51,6 +55,8 @@ export interface SqliteStores {
   events: EventStore
   /** Tasks, in `<prefix>tasks`. */
   tasks: TaskStore
+  /** Rate-limit buckets, in `<prefix>rate_limits`. */
+  rateLimits: RateLimitStore
 }
 
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_]{0,40}$|^$/
@@ -87,6 +93,7 @@ export function sqliteStores(options: SqliteStoresOptions): SqliteStores {
         sessions: sqliteSessionStore({ database, table: `${prefix}sessions` }),
         events: sqliteEventStore({ database, table: `${prefix}stream_events` }),
         tasks: sqliteTaskStore({ database, table: `${prefix}tasks` }),
+        rateLimits: sqliteRateLimitStore({ database, table: `${prefix}rate_limits` }),
       },
       release,
     )
