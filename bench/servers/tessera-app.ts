@@ -2,11 +2,13 @@
  * The bench server's app: the `echo` tool, the 49 catalogue tools and the `bench://greeting`
  * resource, built the same for every variant.
  */
-import { createServer, type McpServer } from '@tessera/core'
+import { createServer, type McpServer, type ServerOptions } from '@tessera/core'
 import { z } from 'zod'
 import { CATALOGUE_TOOLS } from './catalogue.ts'
 
-export function benchApp(options: { telemetry?: boolean } = {}): McpServer {
+export function benchApp(
+  options: Partial<Pick<ServerOptions, 'telemetry' | 'rateLimits' | 'stores'>> = {},
+): McpServer {
   const app = createServer({ name: 'bench', version: '1.0.0', ...options })
   app.tool(
     'echo',

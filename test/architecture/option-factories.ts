@@ -40,6 +40,7 @@ import { skillsExtension } from '@tessera/skills'
 import {
   postgresEventStore,
   postgresNotificationBus,
+  postgresRateLimitStore,
   postgresReplayStore,
   postgresSessionStore,
   postgresStores,
@@ -48,6 +49,7 @@ import {
 import {
   redisEventStore,
   redisNotificationBus,
+  redisRateLimitStore,
   redisReplayStore,
   redisSessionStore,
   redisStores,
@@ -184,6 +186,7 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   // @tessera/store-redis
   redisStores: { call: (extra) => redisStores(any({ url: noServer, ...extra })) },
   redisReplayStore: { call: (extra) => redisReplayStore(any({ url: noServer, ...extra })) },
+  redisRateLimitStore: { call: (extra) => redisRateLimitStore(any({ url: noServer, ...extra })) },
   redisSessionStore: { call: (extra) => redisSessionStore(any({ url: noServer, ...extra })) },
   redisEventStore: { call: (extra) => redisEventStore(any({ url: noServer, ...extra })) },
   redisTaskStore: { call: (extra) => redisTaskStore(any({ url: noServer, ...extra })) },
@@ -192,6 +195,9 @@ export const FACTORIES: Readonly<Record<string, FactoryCall>> = {
   postgresStores: { call: (extra) => postgresStores(any({ connectionString: noDatabase, ...extra })) },
   postgresReplayStore: {
     call: (extra) => postgresReplayStore(any({ connectionString: noDatabase, ...extra })),
+  },
+  postgresRateLimitStore: {
+    call: (extra) => postgresRateLimitStore(any({ connectionString: noDatabase, ...extra })),
   },
   postgresSessionStore: {
     call: (extra) => postgresSessionStore(any({ connectionString: noDatabase, ...extra })),

@@ -4,7 +4,8 @@
  * keeps what its instances share there, so a second bundle on the same backend and prefix (another
  * process or host) sees the session the server opened, holds the single-use record the first one
  * claimed, replays the events the first one appended, reads and changes the task the first one
- * stored, and hears what the server publishes. Each
+ * stored, finds the rate-limit bucket the first one emptied empty, and hears what the server
+ * publishes. Each
  * package's test adds where its backend put them (keys, tables, channels).
  */
 import { createServer, type McpServer, type Stores } from '@tessera/core'
@@ -17,7 +18,8 @@ import { until } from './notification-bus-contract.ts'
 import { sampleSession } from './session-store-contract.ts'
 import { nextOf, sampleTask } from './task-store-contract.ts'
 
-export type FullStores = Required<Pick<Stores, 'replay' | 'sessions' | 'events' | 'tasks'>> & Stores
+export type FullStores = Required<Pick<Stores, 'replay' | 'sessions' | 'events' | 'tasks' | 'rateLimits'>> &
+  Stores
 
 /** What `expectBundlesShare` used, for the backend-specific checks that follow it. */
 export interface Shared {
@@ -26,6 +28,7 @@ export interface Shared {
   replayKey: string
   streamId: string
   taskId: string
+  rateLimitKey: string
 }
 
 /** Opens a 2025-11-25 session through the server's HTTP face; returns its id. */
@@ -94,6 +97,11 @@ export async function expectBundlesShare(stores: FullStores, other: FullStores):
   expect(await other.tasks.replace(task.id, 1, nextOf(task, { status: 'cancelled' }))).toBe(true)
   expect((await stores.tasks.get(task.id))?.status).toBe('cancelled')
 
+  const rateLimitKey = `bundle-${sampleSession().id}`
+  const bucket = { capacity: 1, refillMs: 600_000 }
+  expect((await stores.rateLimits.take(rateLimitKey, bucket)).allowed).toBe(true)
+  expect(await other.rateLimits.take(rateLimitKey, bucket)).toMatchObject({ allowed: false, remaining: 0 })
+
   if (stores.bus && other.bus) {
     const events: ServerEvent[] = []
     other.bus.subscribe((event) => events.push(event))
@@ -101,7 +109,7 @@ export async function expectBundlesShare(stores: FullStores, other: FullStores):
     await until(() => events.length > 0, 'the update on the other bundle')
     expect(events).toEqual([{ type: 'resources/updated', uri: 'file:///bundle' }])
   }
-  return { server, sessionId, replayKey, streamId, taskId: task.id }
+  return { server, sessionId, replayKey, streamId, taskId: task.id, rateLimitKey }
 }
 
 export function closeAll(stores: Stores): Promise<unknown> {

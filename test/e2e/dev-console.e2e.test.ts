@@ -12,7 +12,8 @@
  * the demo's page at the end (the picture in docs/guides/dev-console.md). The demo's runbook
  * skills are listed and read. A tool's view (MCP Apps) renders under its result, in a frame of an
  * opaque origin under the view's CSP, and rolls the service back through a question the console
- * asks under the frame.
+ * asks under the frame. Under `--rate-limit 2/60`, the third call is refused: the page says when
+ * to try again, and the traffic names the limit and counts its refusal.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -46,13 +47,15 @@ async function printed(process: LoggedProcess, pattern: RegExp, timeoutMs: numbe
   }
 }
 
-/** `tessera dev` running `entry`, until the URL of its console is printed. */
+/** `tessera dev` running `entry` (with `args` of its own), until the URL of its console is printed. */
 async function startDev(
   entry: string,
   port: string,
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<{ dev: LoggedProcess; consoleUrl: string }> {
-  const dev = new LoggedProcess(join(ROOT, 'packages/cli/src/bin.ts'), ['dev', entry, '--port', port], {
+  const devArgs = ['dev', entry, '--port', port, ...(args.length > 0 ? ['--', ...args] : [])]
+  const dev = new LoggedProcess(join(ROOT, 'packages/cli/src/bin.ts'), devArgs, {
     NODE_ENV: 'development',
     ...env,
   })
@@ -173,6 +176,46 @@ describe.skipIf(CHROMIUM === undefined)('dev console in Chromium', () => {
       .getByText(/name: checkout/)
       .first()
       .waitFor()
+    await page.close()
+  }, 60_000)
+})
+
+describe.skipIf(CHROMIUM === undefined)('dev console of the ops demo under a rate limit in Chromium', () => {
+  const data = mkdtempSync(join(tmpdir(), 'tessera-console-limit-e2e-'))
+  let dev: LoggedProcess
+  let consoleUrl: string
+
+  beforeAll(async () => {
+    ;({ dev, consoleUrl } = await startDev(
+      join(ROOT, 'examples/ops-catalogue/src/main.ts'),
+      '0',
+      { TESSERA_DATA_DIR: data },
+      ['--rate-limit', '2/60'],
+    ))
+  }, 90_000)
+
+  afterAll(async () => {
+    await dev?.stop()
+    rmSync(data, { recursive: true, force: true })
+  })
+
+  it('showsTheLimitThatRefusedACallAndSaysWhenToTryAgain', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await page.goto(consoleUrl)
+    await page.getByText('live').waitFor()
+    await page.getByLabel(PICKER).selectOption('tool\u0000service_status')
+    await page.getByLabel('service').fill('checkout')
+    for (let call = 1; call <= 3; call++) await page.getByRole('button', { name: 'Call' }).click()
+
+    const refusal = page
+      .getByRole('status')
+      .filter({ hasText: 'Calling service_status was refused: HTTP 429' })
+    await refusal.getByText(/A rate limit refused it: try again in \d+ s\./).waitFor({ timeout: 20_000 })
+    const limit = 'tools/call for every caller is limited to 2 per 60000 ms'
+    await page.getByText(/· 1 refused by rate limits/).waitFor()
+    const row = page.locator('table.rate-limits tbody tr')
+    await expect.poll(() => row.allTextContents()).toEqual([`${limit}method1`])
+    await page.getByText(new RegExp(`rate limited: ${limit}, retry in \\d+ s`)).waitFor()
     await page.close()
   }, 60_000)
 })

@@ -2,7 +2,8 @@
  * @module dev-console.test
  * The development console over real HTTP on 127.0.0.1: its event stream shows each request, the
  * rounds of a multi round-trip call with the state's round and expiry, and the single-use record
- * an answer executed and a replay found done; a foreign Host or Origin is answered 403, a Host
+ * an answer executed and a replay found done, and a request a rate limit refused with the limit;
+ * a foreign Host or Origin is answered 403, a Host
  * sent twice or that is no host and port 400, as on the MCP endpoint; the sandbox page a view is
  * rendered in carries the view's own CSP; it is
  * refused in production and absent from a server that did not ask for it, where nothing is
@@ -15,7 +16,7 @@ import { DEV_CHANNEL, type DevEvent, listen, type RunningServer } from '@tessera
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { HandshakeClient } from '../helpers/handshake-client.ts'
-import { McpHttpClient, resultOf } from '../helpers/mcp-http.ts'
+import { McpHttpClient, resultOf, textOf } from '../helpers/mcp-http.ts'
 import { silentLogger } from '../helpers/silent-logger.ts'
 import { EventReader, type SseEvent } from '../helpers/sse-events.ts'
 import { rawRequest } from '../helpers/stalled-post.ts'
@@ -155,6 +156,32 @@ describe('dev console', () => {
     expect(sessions.map((e) => e.open)).toEqual([true, false])
     expect(sessions[0]!.session).toBe(sessions[1]!.session)
     expect(JSON.stringify(sessions)).not.toContain(sessionId)
+    await reader.cancel()
+  })
+
+  it('showsARequestARateLimitRefusedWithTheLimitAndWhenToRetry', async () => {
+    const server = createServer({
+      name: 'console-limits',
+      version: '1.0.0',
+      logger: silentLogger,
+      rateLimits: { methods: { 'tools/call': { calls: 1, perMs: 60_000 } } },
+    })
+    server.tool('status', { description: 'status' }, async () => 'green')
+    running = await listen(server, { port: 0, devConsole: true })
+    const reader = new EventReader(await fetch(`${new URL(running.url).origin}/_tessera/events`))
+    const client = new McpHttpClient(running.url)
+    expect(textOf(resultOf(await client.callTool('status')))).toBe('green')
+    expect((await client.callTool('status')).status).toBe(429)
+    const events = await eventsUntil(reader, (seen) => ofType(seen, 'request-end').length === 2)
+    const [limited, ...more] = ofType(events, 'rate-limited')
+    expect(more).toEqual([])
+    expect(limited).toMatchObject({
+      scope: 'method',
+      limit: 'tools/call for every caller is limited to 1 per 60000 ms',
+    })
+    expect(limited!.retryAfterMs).toBeGreaterThan(55_000)
+    const refused = ofType(events, 'request-end').find((e) => e.request.id === limited!.request)
+    expect(refused?.request).toMatchObject({ status: 429, target: 'status', error: { code: -32600 } })
     await reader.cancel()
   })
 

@@ -100,6 +100,7 @@ describe('observability guide: the metrics table', () => {
       stores: { replay },
     })
     app.tool('status', { description: 'answers at once' }, () => 'fine')
+    app.tool('report', { description: 'once a minute', rateLimit: { calls: 1, perMs: 60_000 } }, () => 'sent')
     app.tool('restart', { description: 'asks first', singleUse: true }, async (_args, ctx) => {
       const answer = await ctx.ask(
         'confirm',
@@ -130,6 +131,9 @@ describe('observability guide: the metrics table', () => {
       expect(errorOf(await client.callTool('restart', {}, { extra: second })).code).toBe(
         wireMappings.TESSERA_STORE_UNAVAILABLE.jsonrpc,
       )
+      // A rate limit's refusal, and its store's takes.
+      expect(textOf(resultOf(await client.callTool('report')))).toBe('sent')
+      expect(errorOf(await client.callTool('report')).code).toBe(wireMappings.TESSERA_RATE_LIMITED.jsonrpc)
       // A listen stream opened (and closed).
       const stream = new SseReader(
         await client.open('subscriptions/listen', { notifications: { toolsListChanged: true } }),
@@ -144,7 +148,7 @@ describe('observability guide: the metrics table', () => {
         .filter((scope) => scope.scope.name === SCOPE)
         .flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name))
       expect([...new Set(recorded)].sort()).toEqual(documentedInstruments())
-      expect(documentedInstruments()).toHaveLength(9)
+      expect(documentedInstruments()).toHaveLength(10)
     } finally {
       await running.close()
       await meterProvider.shutdown()

@@ -1,7 +1,7 @@
 /**
  * @module race-stores
- * What the race test and its worker processes share: the worker configuration, the
- * command format and how a backend's store is opened. Kept apart from the worker so the
+ * What the race tests and their worker processes share: the worker configurations, the
+ * command formats and how a backend's replay store is opened. Kept apart from the worker so the
  * test can import it without running a worker's main loop.
  */
 import type { ReplayStore } from '@tessera/core/ports'
@@ -34,4 +34,19 @@ export function openStore(config: Pick<WorkerConfig, 'backend' | 'target' | 'nam
   if (config.backend === 'sqlite') return sqliteReplayStore({ path: config.target, table: config.namespace })
   if (config.backend === 'redis') return redisReplayStore({ url: config.target, keyPrefix: config.namespace })
   return postgresReplayStore({ connectionString: config.target, table: config.namespace })
+}
+
+/** A rate-limit worker: its backend, and the bucket it takes from `takesPerRound` times at once. */
+export interface RateLimitWorkerConfig {
+  backend: WorkerConfig['backend']
+  target: string
+  namespace: string
+  bucket: { capacity: number; refillMs: number }
+  takesPerRound: number
+}
+
+/** One round of a rate-limit worker: the bucket's key and the wall-clock instant to start at. */
+export interface RateLimitRound {
+  key: string
+  at: number
 }

@@ -6,12 +6,10 @@
  * log, not the record, is what gets counted. A SIGKILL mid-work checks that a dead
  * worker's key frees up only after its lease, and says so.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import type { ReplayStore } from '@tessera/core/ports'
@@ -19,65 +17,17 @@ import { createSingleUseGuard } from '@tessera/core/ports'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { AttemptCommand, WorkerConfig } from './race-stores.ts'
+import type { WorkerConfig } from './race-stores.ts'
 import { openStore } from './race-stores.ts'
+import { WorkerProcess } from './worker-process.ts'
 
 const WORKER = fileURLToPath(new URL('./race-worker.ts', import.meta.url))
+const spawnWorker = (config: WorkerConfig) => new WorkerProcess(WORKER, config)
 const WORKERS = 4
 const ROUNDS = 8
 const run = randomBytes(5).toString('hex')
 const dir = mkdtempSync(join(tmpdir(), 'tessera-race-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-type Message = Record<string, unknown> & { type: string; pid: number }
-
-/** One worker process and the JSON lines it reports. */
-class Worker {
-  readonly child: ChildProcessWithoutNullStreams
-  private readonly inbox: Message[] = []
-  private readonly waiters: (() => void)[] = []
-  private stderr = ''
-  readonly exited: Promise<NodeJS.Signals | number | null>
-
-  constructor(config: WorkerConfig) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(config)], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    this.child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString()
-    })
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      this.inbox.push(JSON.parse(line) as Message)
-      for (const wake of this.waiters.splice(0)) wake()
-    })
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)))
-  }
-
-  async next(type: string, timeoutMs = 10_000): Promise<Message> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const index = this.inbox.findIndex((m) => m.type === type || m.type === 'fatal')
-      if (index >= 0) {
-        const [message] = this.inbox.splice(index, 1)
-        if (message!.type === 'fatal') throw new Error(`worker failed: ${String(message!['message'])}`)
-        return message!
-      }
-      if (Date.now() > deadline)
-        throw new Error(`no "${type}" from worker ${this.child.pid}; stderr: ${this.stderr}`)
-      await Promise.race([new Promise<void>((wake) => this.waiters.push(wake)), sleep(100)])
-    }
-  }
-
-  send(command: AttemptCommand): void {
-    this.child.stdin.write(`${JSON.stringify(command)}\n`)
-  }
-
-  async stop(): Promise<void> {
-    this.child.stdin.end()
-    const done = await Promise.race([this.exited, sleep(5_000).then(() => 'timeout' as const)])
-    if (done === 'timeout') this.child.kill('SIGKILL')
-  }
-}
 
 interface Backend {
   name: WorkerConfig['backend']
@@ -148,7 +98,7 @@ function executionLog(path: string): string[] {
 async function raceRounds(backend: Backend): Promise<void> {
   const logPath = join(dir, `${backend.name}-race.log`)
   writeFileSync(logPath, '')
-  const workers = Array.from({ length: WORKERS }, () => new Worker(configFor(backend, 'race', logPath, {})))
+  const workers = Array.from({ length: WORKERS }, () => spawnWorker(configFor(backend, 'race', logPath, {})))
   try {
     await Promise.all(workers.map((w) => w.next('ready')))
     for (let round = 1; round <= ROUNDS; round++) await oneRound(workers, round)
@@ -162,7 +112,7 @@ async function raceRounds(backend: Backend): Promise<void> {
   )
 }
 
-async function oneRound(workers: Worker[], round: number): Promise<void> {
+async function oneRound(workers: WorkerProcess[], round: number): Promise<void> {
   const key = `race:${run}:${round}`
   const what = `rollback round ${round}`
   // One wall-clock instant for all: the workers sleep until it, so they reach the store together.
@@ -191,7 +141,7 @@ async function killMidWork(backend: Backend): Promise<void> {
   writeFileSync(logPath, '')
   const key = `kill:${run}`
   const leaseMs = 600
-  const worker = new Worker(configFor(backend, 'hold', logPath, { key, leaseMs, renewEveryMs: 100 }))
+  const worker = spawnWorker(configFor(backend, 'hold', logPath, { key, leaseMs, renewEveryMs: 100 }))
   const store = openStore({ backend: backend.name, target: backend.target!, namespace: backend.namespace })
   try {
     await worker.next('working')

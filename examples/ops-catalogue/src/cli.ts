@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import type { RateLimitOptions } from '@tessera/core'
 import type { HttpOptions } from '@tessera/core/http'
 
 export type StoreChoice =
@@ -39,6 +40,14 @@ export interface AppConfig {
   trustProxy: string[] | undefined
   /** The host names clients reach the server under (`*.example.com` for every subdomain). */
   allowedHosts: string[] | undefined
+  /** Tool calls each caller may make per period, counted in the store every worker shares. */
+  rateLimit: RateLimitChoice | undefined
+}
+
+/** `--rate-limit CALLS/SECONDS`: a caller's tool calls per period. */
+export interface RateLimitChoice {
+  calls: number
+  seconds: number
 }
 
 export interface AuthChoice {
@@ -91,6 +100,9 @@ Options:
                      10.0.0.0/8,::1): their X-Forwarded-Host, -For, -Proto and Forwarded are believed
   --allowed-hosts LIST  the host names clients use (comma-separated; *.example.com for every
                      subdomain); needed when the server answers under a public name
+  --rate-limit N/S   at most N tool calls per S seconds from each caller (its token's subject, or
+                     its address), counted in the store every worker shares; more get HTTP 429
+                     with Retry-After (e.g. 60/60)
   -h, --help         show this text
 
 Environment: PORT, HOST, TESSERA_DATA_DIR, LOG_LEVEL (trace|debug|info|warn|error, default info).`
@@ -137,6 +149,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
   const allowedHosts = commaList(values['allowed-hosts'])
   if (values.stdio && (trustProxy !== undefined || allowedHosts !== undefined))
     return { kind: 'error', message: '--trust-proxy and --allowed-hosts are for HTTP, not --stdio.' }
+  const rateLimit = values['rate-limit'] === undefined ? undefined : parseRateLimit(values['rate-limit'])
+  if (values['rate-limit'] !== undefined && rateLimit === undefined)
+    return {
+      kind: 'error',
+      message:
+        '--rate-limit must be CALLS/SECONDS, e.g. 60/60: calls from 1 to 1000000, seconds from 1 to 86400.',
+    }
   if (values.redis !== undefined && values.postgres !== undefined) {
     return { kind: 'error', message: '--redis and --postgres cannot be combined: choose one shared store.' }
   }
@@ -167,6 +186,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliRe
       metricsPort,
       trustProxy,
       allowedHosts,
+      rateLimit,
       auth:
         values['auth-issuer'] === undefined
           ? undefined
@@ -207,6 +227,7 @@ function parse(argv: readonly string[]) {
       'metrics-port': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'allowed-hosts': { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -219,6 +240,14 @@ function commaList(text: string | undefined): string[] | undefined {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '')
+}
+
+function parseRateLimit(text: string): RateLimitChoice | undefined {
+  const [callsText, secondsText, ...rest] = text.split('/')
+  if (rest.length > 0 || callsText === undefined || secondsText === undefined) return undefined
+  const calls = integer(callsText, 1, 1_000_000)
+  const seconds = integer(secondsText, 1, 86_400)
+  return calls === undefined || seconds === undefined ? undefined : { calls, seconds }
 }
 
 function integer(text: string, min: number, max: number): number | undefined {
@@ -237,4 +266,11 @@ export function proxyOptions(config: AppConfig): Pick<HttpOptions, 'trustProxy' 
   if (config.trustProxy !== undefined) options.trustProxy = config.trustProxy
   if (config.allowedHosts !== undefined) options.allowedHosts = config.allowedHosts
   return options
+}
+
+/** The limits `--rate-limit` gives `createServer`: tools/call per caller, none without it. */
+export function rateLimitOptions(config: AppConfig): RateLimitOptions | undefined {
+  if (config.rateLimit === undefined) return undefined
+  const { calls, seconds } = config.rateLimit
+  return { methods: { 'tools/call': { calls, perMs: seconds * 1000 } } }
 }

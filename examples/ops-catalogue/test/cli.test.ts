@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_DATA_DIR, parseCli, proxyOptions, SHIPPED_CATALOGUE } from '../src/cli.ts'
+import { DEFAULT_DATA_DIR, parseCli, proxyOptions, rateLimitOptions, SHIPPED_CATALOGUE } from '../src/cli.ts'
 
 describe('parseCli', () => {
   it('defaultsToHttpOnLoopbackPort3000OverSqliteInThePackageDataFolder', () => {
@@ -29,6 +29,7 @@ describe('parseCli', () => {
         metricsPort: undefined,
         trustProxy: undefined,
         allowedHosts: undefined,
+        rateLimit: undefined,
       },
     })
   })
@@ -48,6 +49,22 @@ describe('parseCli', () => {
       kind: 'error',
       message: '--trust-proxy and --allowed-hosts are for HTTP, not --stdio.',
     })
+  })
+
+  it('takesARateLimitOfCallsPerSecondsAsALimitOnEachCallersToolCalls', () => {
+    const limited = parseCli(['--rate-limit', '10/60'], {})
+    expect(limited.kind === 'run' && rateLimitOptions(limited.config)).toEqual({
+      methods: { 'tools/call': { calls: 10, perMs: 60_000 } },
+    })
+    const plain = parseCli([], {})
+    expect(plain.kind === 'run' && rateLimitOptions(plain.config)).toBeUndefined()
+    for (const bad of ['10', '10/0', '0/60', '10/60/2', 'ten/60', '1.5/60', '10/86401', '/60']) {
+      expect(parseCli(['--rate-limit', bad], {}), bad).toEqual({
+        kind: 'error',
+        message:
+          '--rate-limit must be CALLS/SECONDS, e.g. 60/60: calls from 1 to 1000000, seconds from 1 to 86400.',
+      })
+    }
   })
 
   it('takesALeaseOfOneToSixHundredSeconds', () => {

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { demoBackends } from './demo-backends.ts'
 import { askRollback, McpClient, TASK_CAPABILITIES, type Task, taskOf, textOf } from './mcp-client.ts'
 import { freePort, OpsProcess } from './spawn-ops.ts'
 
@@ -21,16 +22,7 @@ const WORKERS = 4
 const PARALLEL = 4
 const redis = process.env['TESSERA_TEST_REDIS_URL']
 const postgres = process.env['TESSERA_TEST_POSTGRES_URL']
-const backends: Array<{ name: string; flags: string[]; skip?: string }> = [
-  { name: 'sqlite', flags: [] },
-  redis
-    ? { name: 'redis', flags: ['--redis', redis] }
-    : { name: 'redis', flags: [], skip: 'TESSERA_TEST_REDIS_URL is not set' },
-  postgres
-    ? { name: 'postgres', flags: ['--postgres', postgres] }
-    : { name: 'postgres', flags: [], skip: 'TESSERA_TEST_POSTGRES_URL is not set' },
-]
-for (const b of backends) if (b.skip) process.stderr.write(`cluster-tasks ${b.name} skipped: ${b.skip}\n`)
+const backends = demoBackends('cluster-tasks')
 
 /** Forgets what earlier runs left of the demo in the test Redis or PostgreSQL (its prefix and tables only). */
 async function resetDemoData(name: string): Promise<void> {

@@ -66,11 +66,15 @@ function defineProgram(exit: (code: number) => void): Command {
     .command('dev')
     .description('run a server file with reload on change and readable logs')
     .argument('<entry>', 'the server file (TypeScript or JavaScript)')
+    .argument(
+      '[args...]',
+      "the server file's own arguments, after -- (tessera dev src/main.ts -- --workers 2)",
+    )
     .option('-p, --port <port>', 'passed to the server as PORT')
     .option('--log-level <level>', 'TESSERA_LOG_LEVEL for the server', 'info')
     .option('--no-console', 'do not serve the development console at /_tessera/')
-    .action(async (entry: string, options) => {
-      exit(await dev(entry, options))
+    .action(async (entry: string, args: string[], options) => {
+      exit(await dev(entry, { ...options, args }))
     })
   defineClientCommands(program, exit)
   defineKeyCommands(program, exit)

@@ -8,11 +8,13 @@
 
 import { afterAll, beforeAll } from 'vitest'
 import { describeNotificationBus } from '../../../test/contracts/notification-bus-contract.ts'
+import { describeRateLimitStore } from '../../../test/contracts/rate-limit-store-contract.ts'
 import { describeReplayStore } from '../../../test/contracts/replay-store-contract.ts'
 import { describeTaskStore } from '../../../test/contracts/task-store-contract.ts'
 import type { StartedWorkers } from '../../../test/runtimes/workerd.ts'
 import {
   remoteBus,
+  remoteRateLimitStore,
   remoteReplayStore,
   remoteTaskStore,
   startStoresWorkers,
@@ -40,6 +42,7 @@ afterAll(async () => {
 const options = skip ? { skip } : {}
 describeReplayStore('Durable Object (workerd)', () => remoteReplayStore(nextUrl()), options)
 describeTaskStore('Durable Object (workerd)', () => remoteTaskStore(nextUrl()), options)
+describeRateLimitStore('Durable Object (workerd)', () => remoteRateLimitStore(nextUrl()), options)
 describeNotificationBus(
   'Durable Object (workerd)',
   {

@@ -1,17 +1,19 @@
 /**
  * @module durable-object-stores
  * The stores of a server on Cloudflare Workers, all in one Durable Object that every isolate of the
- * Worker reaches: single-use records, tasks and the event bus. Nothing is opened or drawn when the
+ * Worker reaches: single-use records, tasks, rate-limit buckets and the event bus. Nothing is opened or drawn when the
  * stores are built, so a Worker may build its server, stores included, at module scope.
  */
 import {
   assertKnownOptions,
   closeTogether,
   type OptionNames,
+  type RateLimitStore,
   type ReplayStore,
   type TaskStore,
 } from '@tessera/core/ports'
 import { type DurableObjectBus, durableObjectBus } from './durable-object-bus.ts'
+import { durableObjectRateLimitStore } from './durable-object-rate-limit-store.ts'
 import { durableObjectReplayStore } from './durable-object-replay-store.ts'
 import { durableObjectTaskStore } from './durable-object-task-store.ts'
 import { type DurableObjectNamespaceLike, objectStubs } from './object-stub.ts'
@@ -38,6 +40,8 @@ export interface DurableObjectStores {
   replay: ReplayStore
   /** Tasks, created within their owner's bound and replaced by version inside the object. */
   tasks: TaskStore
+  /** Rate-limit buckets, taken from in one step inside the object. */
+  rateLimits: RateLimitStore
   /** The event bus: the object sends every event to the subscriptions of every isolate. */
   bus: DurableObjectBus
 }
@@ -86,6 +90,7 @@ export function durableObjectStores(
     {
       replay: durableObjectReplayStore(stub),
       tasks: durableObjectTaskStore(stub),
+      rateLimits: durableObjectRateLimitStore(stub),
       bus: durableObjectBus(stub, options.onError),
     },
     async () => {},

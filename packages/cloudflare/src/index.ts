@@ -1,7 +1,7 @@
 /**
  * @module cloudflare
  * Tessera on Cloudflare Workers: the stores every isolate of a Worker shares (single-use records,
- * tasks, the event bus) in one Durable Object. Export `TesseraDurableObject` from the Worker,
+ * tasks, rate-limit buckets, the event bus) in one Durable Object. Export `TesseraDurableObject` from the Worker,
  * bind it, and pass `durableObjectStores(env.BINDING)` as `stores` to `createServer`.
  */
 export type { DurableObjectBus } from './durable-object-bus.ts'

@@ -7,7 +7,13 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import type { NotificationBus, ReplayStore, ServerEvent, TaskStore } from '@tessera/core/ports'
+import type {
+  NotificationBus,
+  RateLimitStore,
+  ReplayStore,
+  ServerEvent,
+  TaskStore,
+} from '@tessera/core/ports'
 import { type StartedWorkers, startWorkers } from '../../../test/runtimes/workerd.ts'
 
 const ROOT = join(import.meta.dirname, '../../..')
@@ -69,7 +75,7 @@ async function invoke(url: string, instance: string, store: string, method: stri
 }
 
 /** A new store instance in the Worker at `url`, its methods called there. */
-function remote<T>(url: string, store: 'replay' | 'tasks', methods: readonly string[]): T {
+function remote<T>(url: string, store: 'replay' | 'tasks' | 'rateLimits', methods: readonly string[]): T {
   const instance = randomBytes(9).toString('base64url')
   return Object.fromEntries(
     methods.map((method) => [method, (...args: unknown[]) => invoke(url, instance, store, method, args)]),
@@ -82,6 +88,10 @@ export function remoteReplayStore(url: string): ReplayStore {
 
 export function remoteTaskStore(url: string): TaskStore {
   return remote(url, 'tasks', ['create', 'get', 'replace', 'close'])
+}
+
+export function remoteRateLimitStore(url: string): RateLimitStore {
+  return remote(url, 'rateLimits', ['take', 'close'])
 }
 
 /**

@@ -19,7 +19,7 @@ interface Env {
 /** A store's method call, as the test sends it. */
 interface Call {
   instance: string
-  store: 'replay' | 'tasks' | 'bus'
+  store: 'replay' | 'tasks' | 'rateLimits' | 'bus'
   method: string
   args: unknown[]
 }

@@ -1,21 +1,24 @@
 /**
  * @module tessera-durable-object
- * The Durable Object that a Worker's isolates share: single-use records and tasks in its SQLite
- * storage, and the bus, a fan-out of every published event to the WebSockets the isolates hold
+ * The Durable Object that a Worker's isolates share: single-use records, tasks and rate-limit
+ * buckets in its SQLite storage, and the bus, a fan-out of every published event to the WebSockets the isolates hold
  * open to it. Its methods are called over RPC by `durableObjectStores`; a Worker only exports the
  * class and binds it.
  */
 import { DurableObject } from 'cloudflare:workers'
 import {
+  type BucketTake,
   type ClaimConditions,
   type ClaimResult,
   type ReplayRecordView,
   type TaskCreation,
   type TaskLimits,
   type TaskRecord,
+  type TokenBucket,
   UpgradeStatus,
 } from '@tessera/core/ports'
 import { ObjectBus } from './object-bus.ts'
+import { ObjectRateLimits } from './object-rate-limits.ts'
 import { ObjectReplayRecords } from './object-replay-records.ts'
 import { ObjectTaskRecords } from './object-task-records.ts'
 
@@ -35,6 +38,7 @@ export class TesseraDurableObject extends DurableObject {
   // Field initialisers run once the runtime's constructor has set `ctx`: the tables are opened then.
   readonly #replay = new ObjectReplayRecords(this.ctx.storage.sql)
   readonly #tasks = new ObjectTaskRecords(this.ctx.storage.sql)
+  readonly #rateLimits = new ObjectRateLimits(this.ctx.storage.sql)
   readonly #bus = new ObjectBus(() => this.ctx.getWebSockets())
 
   /** Claims a single-use key (see `ReplayStore.claim`): the check and the write are one step. */
@@ -86,6 +90,11 @@ export class TesseraDurableObject extends DurableObject {
   /** Replaces a task still at `version` (see `TaskStore.replace`). */
   replaceTask(id: string, version: number, next: TaskRecord): boolean {
     return this.#tasks.replace(id, version, next)
+  }
+
+  /** Takes one token from a rate-limit bucket (see `RateLimitStore.take`): read, refill, take and write are one step. */
+  takeToken(key: string, bucket: TokenBucket): BucketTake {
+    return this.#rateLimits.take(key, bucket)
   }
 
   /** Sends bus messages to every subscribed socket, each sender's in the order it numbered them. */

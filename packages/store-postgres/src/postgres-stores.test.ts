@@ -26,7 +26,7 @@ const freshPrefix = () => {
   prefixes.push(prefix)
   return prefix
 }
-const TABLES = ['single_use', 'sessions', 'stream_events', 'stream_events_streams', 'tasks']
+const TABLES = ['single_use', 'sessions', 'stream_events', 'stream_events_streams', 'tasks', 'rate_limits']
 
 describe.skipIf(!url)('postgresStores', () => {
   const admin = url ? new pg.Pool({ connectionString: url }) : undefined
@@ -93,6 +93,7 @@ describe.skipIf(!url)('postgresStores', () => {
     await stores.replay.close()
     await stores.sessions.close()
     await stores.tasks.close()
+    await stores.rateLimits.close()
     await stores.bus.close()
     await stores.bus.close()
     expect(end).not.toHaveBeenCalled()

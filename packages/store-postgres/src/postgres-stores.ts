@@ -1,7 +1,8 @@
 /**
  * @module postgres-stores
  * Everything the hosts of one server share, in one PostgreSQL database, over one pool: single-use
- * records, handshake-era sessions, resumable stream events, tasks (each on tables of its own) and
+ * records, handshake-era sessions, resumable stream events, tasks, rate-limit buckets (each on tables
+ * of its own) and
  * the event bus (LISTEN/NOTIFY, which holds one client of the pool while it listens). The pool is
  * ended once, when the last of the stores is closed (the server closes them all in
  * `close()`), and never when it is the caller's own pool.
@@ -12,6 +13,7 @@ import {
   type EventStore,
   type OptionNames,
   positiveInteger,
+  type RateLimitStore,
   type ReplayStore,
   type SessionStore,
   type TaskStore,
@@ -19,6 +21,7 @@ import {
 import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './postgres-connection.ts'
 import { postgresEventStore } from './postgres-event-store.ts'
 import { type PostgresNotificationBus, postgresNotificationBus } from './postgres-notification-bus.ts'
+import { postgresRateLimitStore } from './postgres-rate-limit-store.ts'
 import { postgresReplayStore } from './postgres-replay-store.ts'
 import { postgresSessionStore } from './postgres-session-store.ts'
 import { postgresTaskStore } from './postgres-task-store.ts'
@@ -31,7 +34,7 @@ export interface PostgresStoresOptions extends ConnectionOptions {
   /**
    * Prefix of the table names and of the channel (letters, digits, underscore):
    * `<prefix>single_use`, `<prefix>sessions`, `<prefix>stream_events` (and
-   * `<prefix>stream_events_streams`), `<prefix>tasks`, channel `<prefix>bus`. Default `tessera_`.
+   * `<prefix>stream_events_streams`), `<prefix>tasks`, `<prefix>rate_limits`, channel `<prefix>bus`. Default `tessera_`.
    */
   prefix?: string
   /** Bound on every call, including connecting and creating the tables. Default 2000. */
@@ -57,6 +60,8 @@ export interface PostgresStores {
   events: EventStore
   /** Tasks, in `<prefix>tasks`. */
   tasks: TaskStore
+  /** Rate-limit buckets, in `<prefix>rate_limits`. */
+  rateLimits: RateLimitStore
   /** The event bus, on channel `<prefix>bus`. */
   bus: PostgresNotificationBus
 }
@@ -95,6 +100,7 @@ export function postgresStores(options: PostgresStoresOptions): PostgresStores {
         sessions: postgresSessionStore({ pool, table: `${prefix}sessions`, timeoutMs }),
         events: postgresEventStore({ pool, table: `${prefix}stream_events`, timeoutMs }),
         tasks: postgresTaskStore({ pool, table: `${prefix}tasks`, timeoutMs }),
+        rateLimits: postgresRateLimitStore({ pool, table: `${prefix}rate_limits`, timeoutMs }),
         // Last: it starts listening at once, and nothing after it can fail.
         bus: postgresNotificationBus({ pool, channel: `${prefix}bus`, timeoutMs, onError: options.onError }),
       },

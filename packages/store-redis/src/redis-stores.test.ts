@@ -50,6 +50,7 @@ describe.skipIf(!url)('redisStores', () => {
       expect(await admin!.exists(`${prefix}single-use:${shared.replayKey}`)).toBe(1)
       expect(await admin!.exists(`${prefix}events:${shared.streamId}`)).toBe(1)
       expect(await admin!.exists(`${prefix}task:${shared.taskId}`)).toBe(1)
+      expect(await admin!.exists(`${prefix}rate-limit:${shared.rateLimitKey}`)).toBe(1)
     } finally {
       await shared.server.close()
       await closeAll(other)
@@ -75,6 +76,7 @@ describe.skipIf(!url)('redisStores', () => {
     await stores.replay.close()
     await stores.sessions.close()
     await stores.tasks.close()
+    await stores.rateLimits.close()
     await stores.bus.close()
     await stores.bus.close()
     expect(quit).not.toHaveBeenCalled()

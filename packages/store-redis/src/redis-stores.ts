@@ -1,7 +1,8 @@
 /**
  * @module redis-stores
  * Everything the instances of one server share, in one Redis, over one connection: single-use
- * records, handshake-era sessions, resumable stream events, tasks and the event bus (which
+ * records, handshake-era sessions, resumable stream events, tasks, rate-limit buckets and the
+ * event bus (which
  * subscribes on a duplicate of that connection, since SUBSCRIBE takes a connection for itself; a
  * replay that follows a stream live blocks on a duplicate too). The connection is closed once,
  * when the last of the stores is closed (the server closes them all in `close()`), and never when it
@@ -13,6 +14,7 @@ import {
   type EventStore,
   type OptionNames,
   positiveInteger,
+  type RateLimitStore,
   type ReplayStore,
   type SessionStore,
   type TaskStore,
@@ -20,6 +22,7 @@ import {
 import { CONNECTION_OPTION_NAMES, type ConnectionOptions, openConnection } from './redis-connection.ts'
 import { redisEventStore } from './redis-event-store.ts'
 import { type RedisNotificationBus, redisNotificationBus } from './redis-notification-bus.ts'
+import { redisRateLimitStore } from './redis-rate-limit-store.ts'
 import { redisReplayStore } from './redis-replay-store.ts'
 import { redisSessionStore } from './redis-session-store.ts'
 import { redisTaskStore } from './redis-task-store.ts'
@@ -31,7 +34,8 @@ import { redisTaskStore } from './redis-task-store.ts'
 export interface RedisStoresOptions extends ConnectionOptions {
   /**
    * Prefix of every key and of the channel: `<prefix>single-use:…`, `<prefix>session:…`,
-   * `<prefix>events:…`, `<prefix>task:…`, channel `<prefix>bus`. Default `tessera:`.
+   * `<prefix>events:…`, `<prefix>task:…`, `<prefix>rate-limit:…`, channel `<prefix>bus`. Default
+   * `tessera:`.
    */
   prefix?: string
   /** Bound on every call, including connecting. Default 2000. */
@@ -57,6 +61,8 @@ export interface RedisStores {
   events: EventStore
   /** Tasks, under `<prefix>task:`. */
   tasks: TaskStore
+  /** Rate-limit buckets, under `<prefix>rate-limit:`. */
+  rateLimits: RateLimitStore
   /** The event bus, on channel `<prefix>bus`. */
   bus: RedisNotificationBus
 }
@@ -93,6 +99,7 @@ export function redisStores(options: RedisStoresOptions): RedisStores {
         sessions: redisSessionStore({ client, keyPrefix: `${prefix}session:`, timeoutMs }),
         events: redisEventStore({ client, keyPrefix: `${prefix}events:`, timeoutMs }),
         tasks: redisTaskStore({ client, keyPrefix: `${prefix}task:`, timeoutMs }),
+        rateLimits: redisRateLimitStore({ client, keyPrefix: `${prefix}rate-limit:`, timeoutMs }),
         bus: redisNotificationBus({ client, channel: `${prefix}bus`, onError: options.onError }),
       },
       release,

@@ -49,6 +49,7 @@ describe('sqliteStores', () => {
           'bundle_stream_events',
           'bundle_stream_events_streams',
           'bundle_tasks',
+          'bundle_rate_limits',
         ]),
       )
     } finally {

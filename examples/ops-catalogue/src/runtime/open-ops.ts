@@ -10,7 +10,7 @@ import type { ReplayStore } from '@tessera/core/ports'
 import { readStateKeyFile, type StateKey } from '@tessera/core/request-state'
 import type { Catalogue } from '../catalogue/catalogue.ts'
 import { loadCatalogue } from '../catalogue/load-catalogue.ts'
-import type { AppConfig } from '../cli.ts'
+import { type AppConfig, rateLimitOptions } from '../cli.ts'
 import { seedDeployments } from '../deployments/seed-deployments.ts'
 import { ensureStateKeys } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
@@ -79,6 +79,7 @@ export function openOps(
   const keys = prepared?.keys ?? readStateKeyFile(config.keysPath).keys
   const log = openDeploymentLog(config.store)
   const stores = openStores(config.store)
+  const rateLimits = rateLimitOptions(config)
   const app = createOpsServer({
     catalogue,
     log,
@@ -91,6 +92,7 @@ export function openOps(
     logger,
     frameworkLogger: logger.child({ component: 'tessera' }),
     view: readBuiltView(),
+    ...(rateLimits === undefined ? {} : { rateLimits }),
   })
   return {
     app,

@@ -5,7 +5,7 @@
  */
 
 import { appsExtension } from '@tessera/apps'
-import { createServer, type Logger, type McpServer, type Stores } from '@tessera/core'
+import { createServer, type Logger, type McpServer, type RateLimitOptions, type Stores } from '@tessera/core'
 import type { StateKey } from '@tessera/core/request-state'
 import { skillsExtension } from '@tessera/skills'
 import type { Catalogue } from '../catalogue/catalogue.ts'
@@ -50,6 +50,8 @@ export interface OpsServerOptions {
   afterCommit?: () => void
   /** The page of the view shown beside `service_status` (MCP Apps); default: no view. */
   view?: string
+  /** Rate limits, kept in `stores.rateLimits`; default: none. */
+  rateLimits?: RateLimitOptions
 }
 
 const INSTRUCTIONS = [
@@ -75,6 +77,7 @@ export function createOpsServer(options: OpsServerOptions): McpServer {
       skillsExtension({ skills: runbookSkills(options.catalogue), scopes: options.scopes?.read ?? [] }),
       ...(options.view === undefined ? [] : [appsExtension({ views: [opsView(options.view)] })]),
     ],
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.leaseMs === undefined
       ? {}
       : { singleUse: { leaseMs: options.leaseMs }, tasks: { leaseMs: options.leaseMs } }),

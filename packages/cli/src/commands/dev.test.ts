@@ -3,7 +3,7 @@
  * `tessera dev` as a process on a project in a temporary folder: the server's own line saying
  * where it listens shows once (dev adds none of its own, only where the console is), the
  * server's JSON log lines are rendered for a person, the server restarts when a source file
- * changes (the new code answers), and stops on SIGINT.
+ * changes (the new code answers, given the same arguments), and stops on SIGINT.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -26,7 +26,7 @@ function writeEntry(answer: string): void {
 import { listen } from ${JSON.stringify(HTTP)}
 const app = createServer({ name: 'dev-fixture', version: '1.0.0' })
 app.tool('version', { description: 'Which code answers' }, () => ${JSON.stringify(answer)})
-console.error(JSON.stringify({ level: 30, time: Date.now(), msg: 'serving ${answer}' }))
+console.error(JSON.stringify({ level: 30, time: Date.now(), msg: 'serving ${answer} with ' + process.argv.slice(2).join(' ') }))
 const running = await listen(app, { port: Number(process.env.PORT) })
 console.error(\`MCP server listening on \${running.url}\`)
 `,
@@ -50,7 +50,18 @@ describe('tessera dev', () => {
     const port = await freePort()
     const cli: ChildProcess = spawn(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), BIN, 'dev', 'server.ts', '--port', String(port)],
+      [
+        '--import',
+        import.meta.resolve('tsx'),
+        BIN,
+        'dev',
+        'server.ts',
+        '--port',
+        String(port),
+        '--',
+        '--flag',
+        'x',
+      ],
       {
         cwd: project,
         env: { ...process.env, NO_COLOR: '1' },
@@ -70,14 +81,15 @@ describe('tessera dev', () => {
       await until(() => output, new RegExp(`Dev console on http://127.0.0.1:${port}/_tessera/`))
       await until(() => output, new RegExp(`MCP server listening on ${url}`))
       expect(output.split('listening on')).toHaveLength(2)
-      expect(output).toMatch(/INFO.*serving v1/)
+      // What follows -- is the server file's own.
+      expect(output).toMatch(/INFO.*serving v1 with --flag x/)
       expect(output).not.toContain('"msg":"serving v1"')
       const client = new McpHttpClient(url)
       expect(textOf(resultOf(await client.callTool('version')))).toBe('v1')
 
       writeEntry('v2')
       await until(() => output, /server\.ts changed: restarting/)
-      await until(() => output, /serving v2/)
+      await until(() => output, /serving v2 with --flag x/)
       await until(() => output.slice(output.indexOf('restarting')), /Dev console on/)
       await until(() => output.slice(output.indexOf('restarting')), /MCP server listening on/)
       expect(output.split('listening on')).toHaveLength(3)

@@ -4,8 +4,8 @@
  * process, renders its output and JSON logs for a person, says where the development console of
  * each server it starts is, and restarts it when a source file of the project changes. Where the
  * server listens is the server's own line (it prints it under `npm start` too): saying it here as
- * well would show it twice. The child gets `TESSERA_LOG_LEVEL` (default `info`) and, with
- * `--port`, `PORT`.
+ * well would show it twice. The child gets `TESSERA_LOG_LEVEL` (default `info`), with `--port`,
+ * `PORT`, and the arguments given after `--` as its own.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -23,6 +23,8 @@ export interface DevOptions {
   logLevel?: string
   /** false: no development console (`--no-console`). */
   console?: boolean
+  /** The server file's own arguments (`tessera dev src/main.ts -- --workers 2`). */
+  args?: readonly string[]
 }
 
 const STOP_GRACE_MS = 5_000
@@ -53,7 +55,7 @@ export function dev(entry: string, options: DevOptions): Promise<number> {
   const start = (): void => {
     const current = spawn(
       process.execPath,
-      ['--import', import.meta.resolve('tsx'), '--import', PRELOAD, file],
+      ['--import', import.meta.resolve('tsx'), '--import', PRELOAD, file, ...(options.args ?? [])],
       {
         stdio: ['inherit', 'inherit', 'pipe', 'ipc'],
         env,

@@ -4,7 +4,8 @@
  * error, or that no answer came), what the server said, and what to do when the answer says it
  * (RFC 6750): a `WWW-Authenticate` challenge without an error asks for a token, `invalid_token`
  * for another one, `insufficient_scope` for one with the scope it names. The challenge decides,
- * not the status alone: a 403 for a foreign `Origin` asks for no token.
+ * not the status alone: a 403 for a foreign `Origin` asks for no token. A rate limit's refusal
+ * says when to try again.
  */
 import { challengeOf, parseChallenges } from '../../src/client/challenge.ts'
 import type { RpcOutcome } from './mcp-client.ts'
@@ -32,7 +33,7 @@ export function explainOutcome(action: string, outcome: RpcOutcome): Explanation
       ? 'The request carried the token (Authorization: Bearer …).'
       : 'The request carried no token.',
   )
-  const advice = outcome.challenge === undefined ? undefined : adviceOf(outcome, details)
+  const advice = outcome.challenge === undefined ? rateLimitAdvice(outcome) : adviceOf(outcome, details)
   let summary: string
   if (outcome.status === 0) summary = `${action} failed: the server did not answer.`
   else if (!outcome.ok) summary = `${action} was refused: ${http}.`
@@ -77,6 +78,13 @@ function adviceOf(outcome: RpcOutcome, details: string[]): string | undefined {
   if (error === 'invalid_request')
     return `The server could not read the token: paste it again, as it was issued.`
   return `Paste another access token.${known}${where}`
+}
+
+/** When a rate limit refused it (its error's `retryAfterMs`), when to try again. */
+function rateLimitAdvice(outcome: RpcOutcome): string | undefined {
+  const retryAfterMs = (outcome.error?.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs
+  if (typeof retryAfterMs !== 'number') return undefined
+  return `A rate limit refused it: try again in ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s.`
 }
 
 /** The scopes a 403's JSON-RPC error lists, when its challenge did not name them. */

@@ -40,6 +40,7 @@ function App() {
       'round',
       'single-use',
       'state-refused',
+      'rate-limited',
       'listen-stream',
       'task',
       'session',

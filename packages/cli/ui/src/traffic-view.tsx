@@ -2,7 +2,8 @@
  * @module traffic-view
  * Live traffic: one row per call, newest first, with its requests threaded under it (each
  * round's questions, the answers' actions, the state's round and expiry, refusals with their
- * reason) and the state of its single-use record.
+ * reason, the rate limit that refused it) and the state of its single-use record; and the rate
+ * limits that refused requests, with how many each refused.
  */
 import { type CallView, type RequestView, recordState, type Traffic } from './traffic.ts'
 
@@ -15,33 +16,12 @@ export function TrafficView({ traffic }: { traffic: Traffic }) {
       <h2 id="traffic-heading">Traffic</h2>
       <p class="summary">
         {traffic.calls.length} calls · {traffic.openStreams} open listen streams · {traffic.openSessions} open
-        handshake sessions · {traffic.tasks.size} tasks
+        handshake sessions · {traffic.tasks.size} tasks ·{' '}
+        {[...traffic.rateLimits.values()].reduce((sum, limit) => sum + limit.refused, 0)} refused by rate
+        limits
       </p>
-      {traffic.tasks.size > 0 && (
-        <table class="tasks">
-          <caption>Tasks, with their latest status</caption>
-          <thead>
-            <tr>
-              <th scope="col">task</th>
-              <th scope="col">status</th>
-              <th scope="col">message</th>
-              <th scope="col">started by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...traffic.tasks].map(([id, task]) => (
-              <tr>
-                <td>
-                  <code>{id.slice(0, 12)}</code>
-                </td>
-                <td>{task.status}</td>
-                <td>{task.statusMessage ?? ''}</td>
-                <td>{task.request === undefined ? '' : `#${task.request}`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RateLimitsTable traffic={traffic} />
+      <TasksTable traffic={traffic} />
       <table>
         <caption class="visually-hidden">Requests, grouped by call, newest first</caption>
         <thead>
@@ -63,6 +43,62 @@ export function TrafficView({ traffic }: { traffic: Traffic }) {
         </tbody>
       </table>
     </section>
+  )
+}
+
+/** The rate limits that refused requests, with how many each refused. */
+function RateLimitsTable({ traffic }: { traffic: Traffic }) {
+  if (traffic.rateLimits.size === 0) return null
+  return (
+    <table class="rate-limits">
+      <caption>Rate limits that refused requests</caption>
+      <thead>
+        <tr>
+          <th scope="col">limit</th>
+          <th scope="col">scope</th>
+          <th scope="col">refused</th>
+        </tr>
+      </thead>
+      <tbody>
+        {[...traffic.rateLimits].map(([limit, { scope, refused }]) => (
+          <tr>
+            <td>{limit}</td>
+            <td>{scope}</td>
+            <td>{refused}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+/** Every task seen, with its latest status. */
+function TasksTable({ traffic }: { traffic: Traffic }) {
+  if (traffic.tasks.size === 0) return null
+  return (
+    <table class="tasks">
+      <caption>Tasks, with their latest status</caption>
+      <thead>
+        <tr>
+          <th scope="col">task</th>
+          <th scope="col">status</th>
+          <th scope="col">message</th>
+          <th scope="col">started by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {[...traffic.tasks].map(([id, task]) => (
+          <tr>
+            <td>
+              <code>{id.slice(0, 12)}</code>
+            </td>
+            <td>{task.status}</td>
+            <td>{task.statusMessage ?? ''}</td>
+            <td>{task.request === undefined ? '' : `#${task.request}`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }
 
@@ -99,7 +135,7 @@ function CallRow({ call }: { call: CallView }) {
 }
 
 function RequestLine({ view }: { view: RequestView }) {
-  const { request, asked, answered, actions, singleUse, refusals } = view
+  const { request, asked, answered, actions, singleUse, refusals, limited } = view
   return (
     <li class="round">
       <span>
@@ -137,6 +173,12 @@ function RequestLine({ view }: { view: RequestView }) {
       {refusals.map((reason) => (
         <span class="bad"> · requestState refused: {reason}</span>
       ))}
+      {limited && (
+        <span class="bad">
+          {' '}
+          · rate limited: {limited.limit}, retry in {Math.max(1, Math.ceil(limited.retryAfterMs / 1000))} s
+        </span>
+      )}
       {request.error && (
         <span class="bad">
           {' '}

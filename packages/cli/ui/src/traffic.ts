@@ -9,6 +9,7 @@ import type { DevEvent, DevRequest } from '@tessera/core/http'
 
 type RoundEvent = Extract<DevEvent, { type: 'round' }>
 type SingleUseEvent = Extract<DevEvent, { type: 'single-use' }>
+type RateLimitedEvent = Extract<DevEvent, { type: 'rate-limited' }>
 
 export interface RequestView {
   request: DevRequest
@@ -17,6 +18,8 @@ export interface RequestView {
   actions?: Record<string, string>
   singleUse: SingleUseEvent[]
   refusals: string[]
+  /** The rate limit that refused it. */
+  limited?: Pick<RateLimitedEvent, 'limit' | 'retryAfterMs'>
 }
 
 export interface CallView {
@@ -32,10 +35,12 @@ export interface Traffic {
   openSessions: number
   /** Every task seen, by id, with its latest status. */
   tasks: Map<string, { status: string; statusMessage?: string; request?: number }>
+  /** Every rate limit that refused a request, as the refusal names it, with how many it refused. */
+  rateLimits: Map<string, { scope: string; refused: number }>
 }
 
 export function emptyTraffic(): Traffic {
-  return { calls: [], openStreams: 0, openSessions: 0, tasks: new Map() }
+  return { calls: [], openStreams: 0, openSessions: 0, tasks: new Map(), rateLimits: new Map() }
 }
 
 /** Folds one event into the model (a new object, so a view re-renders). */
@@ -76,6 +81,14 @@ export function apply(traffic: Traffic, event: DevEvent, index: TrafficIndex): T
       const view = event.request === undefined ? undefined : index.requests.get(event.request)
       view?.refusals.push(event.reason)
       return { ...traffic }
+    }
+    case 'rate-limited': {
+      const view = event.request === undefined ? undefined : index.requests.get(event.request)
+      if (view !== undefined) view.limited = { limit: event.limit, retryAfterMs: event.retryAfterMs }
+      const rateLimits = new Map(traffic.rateLimits)
+      const refused = (traffic.rateLimits.get(event.limit)?.refused ?? 0) + 1
+      rateLimits.set(event.limit, { scope: event.scope, refused })
+      return { ...traffic, rateLimits }
     }
     case 'listen-stream':
       return { ...traffic, openStreams: Math.max(0, traffic.openStreams + (event.open ? 1 : -1)) }

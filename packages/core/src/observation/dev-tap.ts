@@ -4,7 +4,8 @@
  * happens: each HTTP request (era, method, target, caller, status, duration, JSON-RPC error), the
  * rounds of a multi round-trip call as the server sees them (the sealed state's round, questions
  * and expiry, which the client cannot read), requestState refusals with their real reason, the
- * single-use record an answer claimed and what it keeps, and listen streams opening and closing.
+ * single-use record an answer claimed and what it keeps, requests a rate limit refused (and which
+ * limit), and listen streams opening and closing.
  *
  * It is a subscriber of the server's observer that wants nothing while nobody subscribes to the
  * channel (one property of it), so nothing is built or published then. Only the console subscribes,
@@ -14,7 +15,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { channel } from 'node:diagnostics_channel'
 import { sha256Base64url } from '#crypto'
-import type { ExchangeWatch, Step, StepEvent, Subscriber } from './observer.ts'
+import type { ExchangeWatch, RateLimitScope, Step, StepEvent, Subscriber } from './observer.ts'
 
 /**
  * The `node:diagnostics_channel` every `DevEvent` is published on. The development console
@@ -42,8 +43,8 @@ export interface DevRequest {
 
 /**
  * One event on `DEV_CHANNEL`, told apart by `type`: an HTTP request as it starts and as it ends,
- * a round of a multi round-trip call, a requestState refused (with its real reason), a single-use
- * record, a listen stream, a task, or a handshake session opening or ending.
+ * a round of a multi round-trip call, a requestState refused (with its real reason), a rate limit's
+ * refusal, a single-use record, a listen stream, a task, or a handshake session opening or ending.
  */
 export type DevEvent =
   | { type: 'request'; request: DevRequest }
@@ -68,6 +69,14 @@ export type DevEvent =
       actions?: Record<string, string>
     }
   | { type: 'state-refused'; request: number | undefined; reason: string; method: string }
+  /** A rate limit refused the request: which one, as the refusal names it, and when to retry. */
+  | {
+      type: 'rate-limited'
+      request: number | undefined
+      scope: RateLimitScope
+      limit: string
+      retryAfterMs: number
+    }
   | {
       type: 'single-use'
       request: number | undefined
@@ -99,6 +108,7 @@ const SHOWN: ReadonlySet<Step> = new Set<Step>([
   'round-answered',
   'asked',
   'state-refused',
+  'rate-limited',
   'single-use',
   'listen-stream',
   'task',
@@ -153,6 +163,14 @@ function devEventOf(event: StepEvent, current: DevRequest | undefined): DevEvent
       return { type: 'round', request, asked: askedRound(event) }
     case 'state-refused':
       return { type: 'state-refused', request, reason: event.reason, method: event.method }
+    case 'rate-limited':
+      return {
+        type: 'rate-limited',
+        request,
+        scope: event.scope,
+        limit: event.limit,
+        retryAfterMs: event.retryAfterMs,
+      }
     case 'single-use':
       return {
         type: 'single-use',

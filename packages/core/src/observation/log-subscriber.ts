@@ -1,14 +1,22 @@
 /**
  * @module log-subscriber
  * The steps of a request that make a log line: a requestState refused (with its real reason), what
- * the single-use guard met, a task created, a listen stream opened, and a server fault. Failures
+ * the single-use guard met, a task created, a listen stream opened, a request a rate limit
+ * refused (at debug: a flood of refusals must not become a flood of log lines), and a server fault. Failures
  * outside a request's steps (a store, a transport, a handler that threw) are logged where they
  * happen, with what only that place knows.
  */
 import type { Logger } from './logger.ts'
 import type { Step, StepEvent, Subscriber } from './observer.ts'
 
-const LOGGED: ReadonlySet<Step> = new Set<Step>(['state-refused', 'guard', 'task', 'listen-stream', 'failed'])
+const LOGGED: ReadonlySet<Step> = new Set<Step>([
+  'state-refused',
+  'guard',
+  'task',
+  'listen-stream',
+  'rate-limited',
+  'failed',
+])
 
 /** The logger as a subscriber of the server's steps. */
 export function logSubscriber(logger: Logger): Subscriber {
@@ -38,6 +46,18 @@ function logStep(logger: Logger, event: StepEvent): void {
     case 'listen-stream':
       if (event.open)
         logger.debug({ event: 'listen_opened', subscriptionId: event.subscriptionId }, 'listen stream opened')
+      return
+    case 'rate-limited':
+      logger.debug(
+        {
+          event: 'rate_limited',
+          scope: event.scope,
+          method: event.method,
+          ...(event.tool === undefined ? {} : { tool: event.tool }),
+          retryAfterMs: event.retryAfterMs,
+        },
+        `rate limited: ${event.limit}`,
+      )
       return
     case 'failed':
       logger.error({ event: 'internal_error', method: event.method, err: event.error }, 'internal error')

@@ -29,6 +29,12 @@ export interface ReceivedRequest {
   readonly sessionId?: string
 }
 
+/**
+ * Which rate limit a request met: its caller's, its caller's for its method, its caller's for the
+ * tool it calls, or the whole server's.
+ */
+export type RateLimitScope = 'caller' | 'method' | 'tool' | 'server'
+
 /** One step of a request, told apart by `step`. */
 export type StepEvent =
   /** A requestState opened under the key `keyId`. */
@@ -68,10 +74,21 @@ export type StepEvent =
   /** One call to a store: how long it took and whether it succeeded. */
   | {
       readonly step: 'store-call'
-      readonly store: 'replay' | 'tasks'
+      readonly store: 'replay' | 'tasks' | 'rateLimits'
       readonly operation: string
       readonly ms: number
       readonly ok: boolean
+    }
+  /** A request was refused by a rate limit: which one, what it limits, and when to try again. */
+  | {
+      readonly step: 'rate-limited'
+      readonly scope: RateLimitScope
+      /** The limit as the refusal names it (`every caller is limited to 60 per 60000 ms`). */
+      readonly limit: string
+      readonly method: string
+      /** The tool whose own limit refused the call. */
+      readonly tool?: string
+      readonly retryAfterMs: number
     }
   /** A task was written: created, or moved on to `status`. */
   | {

@@ -447,7 +447,10 @@ function buildParts(options: ServerOptions, defaults: Defaults, taskStore: TaskS
     logger,
     observer,
     maxRounds,
-    limiter: new RateLimiter(options.rateLimits, stores.rateLimits ?? memoryRateLimitStore(), logger),
+    limiter: new RateLimiter(options.rateLimits, stores.rateLimits ?? memoryRateLimitStore(), {
+      logger,
+      observer,
+    }),
   }
   host = { catalogue, services }
   services.tasks.service.rerunOrphansWith(orphanRuns(catalogue, services))

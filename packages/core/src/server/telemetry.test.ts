@@ -272,6 +272,37 @@ describe('telemetry: metrics and what is never recorded', () => {
     expect(recorded).not.toContain(createHash('sha256').update(state).digest('hex'))
   })
 
+  it('countsTheRequestsARateLimitRefusedByScopeMethodAndToolAndTimesEveryTake', async () => {
+    const app = createServer({
+      name: 'otel-limits',
+      version: '1',
+      logger: capturingLogger(),
+      rateLimits: { methods: { 'prompts/get': { calls: 1, perMs: 60_000 } } },
+    })
+    app.tool('greet', { description: 'greets', rateLimit: { calls: 1, perMs: 60_000 } }, () => 'hi')
+    app.prompt('brief', { description: 'a prompt' }, () => ({ messages: [] }))
+    const client = fetchClient(app)
+    const refusals = (match: Record<string, unknown>) => otel.total('tessera.rate_limit.refusals', match)
+    const takes = () => otel.total('tessera.store.duration', { 'tessera.store': 'rateLimits' })
+    const before = {
+      tool: await refusals({ 'tessera.rate_limit.scope': 'tool', 'gen_ai.tool.name': 'greet' }),
+      method: await refusals({ 'tessera.rate_limit.scope': 'method', 'mcp.method.name': 'prompts/get' }),
+      takes: await takes(),
+    }
+    for (let i = 0; i < 2; i++) {
+      await client.callTool('greet')
+      await client.request('prompts/get', { name: 'brief' })
+    }
+    expect(await refusals({ 'tessera.rate_limit.scope': 'tool', 'gen_ai.tool.name': 'greet' })).toBe(
+      before.tool + 1,
+    )
+    expect(await refusals({ 'tessera.rate_limit.scope': 'method', 'mcp.method.name': 'prompts/get' })).toBe(
+      before.method + 1,
+    )
+    expect(await takes()).toBe(before.takes + 4)
+    expect(spanNamed('tools/call greet').at(-1)?.attributes['tessera.rate_limit.scope']).toBe('tool')
+  })
+
   it('namesTheSessionOfAHandshakeEraRequest', async () => {
     const app = server()
     const handler = fetchFace(app)

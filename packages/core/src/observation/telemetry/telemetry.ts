@@ -80,7 +80,7 @@ const SINGLE_USE_OUTCOMES: ReadonlySet<string> = new Set([
   'lease_lost',
   'store_error',
 ])
-const STORES: ReadonlySet<string> = new Set(['replay', 'tasks'])
+const STORES: ReadonlySet<string> = new Set(['replay', 'tasks', 'rateLimits'])
 const STORE_OPERATIONS: ReadonlySet<string> = new Set([
   // the single-use guard's
   'epoch',
@@ -92,7 +92,10 @@ const STORE_OPERATIONS: ReadonlySet<string> = new Set([
   'create',
   'get',
   'replace',
+  // the rate limiter's
+  'take',
 ])
+const RATE_LIMIT_SCOPES: ReadonlySet<string> = new Set(['caller', 'method', 'tool', 'server'])
 
 /** The steps telemetry records something of: a metric, or an attribute on the request span. */
 const RECORDED_STEPS: ReadonlySet<Step> = new Set<Step>([
@@ -104,6 +107,7 @@ const RECORDED_STEPS: ReadonlySet<Step> = new Set<Step>([
   'store-call',
   'listen-stream',
   'traced-value',
+  'rate-limited',
 ])
 
 /** `value` when it is in `allowed`, else `OTHER`. */
@@ -120,6 +124,7 @@ interface Instruments {
   listenStreams: Counter
   storeDuration: Histogram
   storeErrors: Counter
+  rateLimited: Counter
   /** Observes the handshake sessions the session store holds, when it can count them. */
   sessions: { gauge: ObservableGauge; callback: ObservableCallback } | undefined
 }
@@ -271,6 +276,10 @@ export class Telemetry implements Subscriber {
       storeErrors: meter.createCounter('tessera.store.errors', {
         description: 'Store calls that failed or timed out, by store and operation.',
       }),
+      rateLimited: meter.createCounter('tessera.rate_limit.refusals', {
+        description:
+          'Requests refused by a rate limit, by its scope (caller, method, tool, server) and method.',
+      }),
       sessions: this.#sessionGauge(meter),
     }
     return this.#instruments
@@ -317,6 +326,7 @@ export class Telemetry implements Subscriber {
       case 'state-refused':
       case 'single-use':
       case 'guard':
+      case 'rate-limited':
         return this.instruments !== undefined || recordingRequestSpan() !== undefined
       case 'round-answered':
       case 'traced-value':
@@ -349,6 +359,8 @@ export class Telemetry implements Subscriber {
         return this.#round(event.round, event.link)
       case 'traced-value':
         return this.#value(`gen_ai.tool.call.${event.key}`, event.value)
+      case 'rate-limited':
+        return this.#rateLimited(event.scope, event.method, event.tool)
     }
   }
 
@@ -485,7 +497,19 @@ export class Telemetry implements Subscriber {
     this.instruments?.singleUse.add(1, { outcome: label })
   }
 
-  /** One call to a store: `store` is `replay` or `tasks`. */
+  /** A request a rate limit refused: the limit's scope, the method and, for a tool's own limit, the tool. */
+  #rateLimited(scope: string, method: string, tool: string | undefined): void {
+    const label = bounded(scope, RATE_LIMIT_SCOPES)
+    recordingRequestSpan()?.setAttribute('tessera.rate_limit.scope', label)
+    const attributes: Attributes = {
+      'tessera.rate_limit.scope': label,
+      'mcp.method.name': bounded(method, this.#known.methods),
+    }
+    if (tool !== undefined) attributes['gen_ai.tool.name'] = this.#known.tool(tool) ? tool : OTHER
+    this.instruments?.rateLimited.add(1, attributes)
+  }
+
+  /** One call to a store: `store` is `replay`, `tasks` or `rateLimits`. */
   #storeCall(store: string, operation: string, ms: number, ok: boolean): void {
     const metrics = this.instruments
     if (metrics === undefined) return

@@ -117,7 +117,11 @@ export class ToolRegistry {
       rateLimit:
         config.rateLimit === undefined
           ? undefined
-          : resolveLimit(config.rateLimit, label, 'rateLimit', `tools/call of '${name}' for every caller`),
+          : resolveLimit(config.rateLimit, 'tool', {
+              where: label,
+              path: 'rateLimit',
+              what: `tools/call of '${name}' for every caller`,
+            }),
       extended,
     }
     this.#tools.set(name, tool)

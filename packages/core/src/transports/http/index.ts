@@ -5,6 +5,7 @@
  */
 
 export { DEV_CHANNEL, type DevEvent, type DevRequest } from '../../observation/dev-tap.ts'
+export type { RateLimitScope } from '../../observation/observer.ts'
 export type { HeaderView } from '../../protocol/modern/header-view.ts'
 export type { HostReading } from '../../security/http/host-origin.ts'
 export { type DevConsoleHandler, registerDevConsole } from './dev-console-hook.ts'
