@@ -10,6 +10,10 @@
  *
  *   npm run bench:mrtr
  *   npm run bench:mrtr -- --stores memory,sqlite --connections 16 --reps 5 --generator autocannon
+ *   npm run bench:mrtr -- --stores memory --connections 16 --cpu-prof /tmp/profiles
+ *
+ * `--cpu-prof DIR` writes each server's V8 CPU profile into DIR when it stops (open it in Chrome's
+ * DevTools, or read its self and total times): the profile a missed target is explained by.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
@@ -26,6 +30,7 @@ const { values: cli } = parseArgs({
     stores: { type: 'string', default: 'memory,sqlite,redis,postgres' },
     connections: { type: 'string', default: '1,16' },
     generator: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 })
 const duration = Number(cli.duration)
@@ -84,7 +89,11 @@ const answerAround = (tool: string): [string, string] => {
 const CONFIRMED = 'confirmed hello world'
 
 async function startServer(store: string): Promise<{ child: ChildProcess; port: number }> {
-  const cmd = onServerCpu([process.execPath, '--import', 'tsx', 'bench/servers/tessera-mrtr.ts'], pin)
+  const profile = cli['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cli['cpu-prof']}`]
+  const cmd = onServerCpu(
+    [process.execPath, ...profile, '--import', 'tsx', 'bench/servers/tessera-mrtr.ts'],
+    pin,
+  )
   const child = spawn(cmd[0]!, cmd.slice(1), {
     env: { ...process.env, ...compiledEnv(), STORE: store, PORT: '0' },
     stdio: 'pipe',

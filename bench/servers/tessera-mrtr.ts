@@ -44,17 +44,17 @@ const app = createServer({
   stores: { replay: store },
   logger: { debug() {}, info() {}, warn() {}, error() {} },
 })
-const ask = elicitForm({
-  message: 'Proceed?',
-  requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
-})
 app.tool(
   'echo',
   { description: 'Echo the text back', input: z.object({ text: z.string() }) },
   ({ text }) => text,
 )
 const confirm = async ({ text }: { text: string }, ctx: import('@tessera/core').RequestContext) => {
-  const answer = await ctx.ask('confirm', ask)
+  // Written as get-started writes it: the form's schema built inside the handler, on every run.
+  const answer = await ctx.ask(
+    'confirm',
+    elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean().describe('Go ahead') }) }),
+  )
   return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
 }
 app.tool('confirm', { description: 'Asks, then echoes', input: z.object({ text: z.string() }) }, confirm)
@@ -69,4 +69,6 @@ app.tool(
 )
 
 const server = await listen(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 0), path: '/mcp' })
+// Exiting (rather than dying of the signal) lets `--cpu-prof` write the profile.
+process.once('SIGTERM', () => process.exit(0))
 console.log(`READY ${server.port}`)

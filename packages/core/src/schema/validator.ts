@@ -13,6 +13,7 @@ import { z } from 'zod'
 import { compileRawSchema } from '#raw-schema'
 import type { RequestedSchema } from '../protocol/modern/input-requests.ts'
 import type { JsonSchema, Validation } from './raw-schema.ts'
+import { schemaFingerprint } from './schema-fingerprint.ts'
 
 export type { JsonSchema, Validation } from './raw-schema.ts'
 /**
@@ -92,29 +93,74 @@ function pointer(path: ReadonlyArray<PropertyKey>): string {
   return path.map((p) => `/${String(p).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
 }
 
-/** The JSON Schema of a zod object used as an elicitation form: flat, primitive fields only. */
-export function elicitationSchemaOf(schema: z.ZodObject): RequestedSchema {
-  let cached = elicitationSchemas.get(schema)
-  if (cached === undefined) {
-    const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema
-    const { $schema: _s, additionalProperties: _a, ...form } = json
-    const properties: Record<string, JsonSchema> = {}
-    for (const [name, field] of Object.entries((form.properties ?? {}) as Record<string, JsonSchema>)) {
-      if (!isFormField(field)) {
-        throw new TypeError(
-          `elicitForm: field '${name}' must be a string, number, integer, boolean, string enum or array of string enums.`,
-        )
-      }
-      properties[name] = field
-    }
-    // The keys keep zod's order: `type` and `properties` are overwritten in place.
-    cached = { ...form, type: 'object', properties }
-    elicitationSchemas.set(schema, cached)
-  }
-  return cached
+/** A zod object used as an elicitation form: its JSON Schema, and the schema that reads its answers. */
+export interface ElicitationForm {
+  /** Deeply frozen: every form of the shape shares it. */
+  readonly requestedSchema: RequestedSchema
+  /**
+   * The schema an answer is parsed with: the first one of this shape the process met. Two schemas
+   * of one fingerprint read every answer alike (a message maker, which it leaves out, only words a
+   * refusal, and a refused answer is asked again), and the first has compiled its parser already,
+   * where a schema built anew would compile its own on its first parse.
+   */
+  readonly schema: z.ZodObject
 }
 
-const elicitationSchemas = new WeakMap<z.ZodObject, RequestedSchema>()
+/**
+ * The form of a zod object: flat, primitive fields only. It is converted once per schema, and
+ * once per shape: a schema built anew on every call (inside a handler) finds the form of an
+ * earlier one built alike, by its fingerprint.
+ */
+export function elicitationFormOf(schema: z.ZodObject): ElicitationForm {
+  let form = elicitationForms.get(schema)
+  if (form !== undefined) return form
+  const fingerprint = schemaFingerprint(schema)
+  form = fingerprint === undefined ? undefined : formsByShape.get(fingerprint)
+  if (form === undefined) {
+    form = { requestedSchema: formSchemaOf(schema), schema }
+    if (fingerprint !== undefined) rememberShape(fingerprint, form)
+  }
+  elicitationForms.set(schema, form)
+  return form
+}
+
+const elicitationForms = new WeakMap<z.ZodObject, ElicitationForm>()
+/** Forms by fingerprint; the oldest goes first past the bound (a default computed per call makes a shape per value). */
+const formsByShape = new Map<string, ElicitationForm>()
+const MAX_SHAPES = 512
+
+function rememberShape(fingerprint: string, form: ElicitationForm): void {
+  if (formsByShape.size >= MAX_SHAPES) {
+    const oldest = formsByShape.keys().next().value
+    if (oldest !== undefined) formsByShape.delete(oldest)
+  }
+  formsByShape.set(fingerprint, form)
+}
+
+function formSchemaOf(schema: z.ZodObject): RequestedSchema {
+  const json = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as JsonSchema
+  const { $schema: _s, additionalProperties: _a, ...form } = json
+  const properties: Record<string, JsonSchema> = {}
+  for (const [name, field] of Object.entries((form.properties ?? {}) as Record<string, JsonSchema>)) {
+    if (!isFormField(field)) {
+      throw new TypeError(
+        `elicitForm: field '${name}' must be a string, number, integer, boolean, string enum or array of string enums.`,
+      )
+    }
+    properties[name] = field
+  }
+  // The keys keep zod's order: `type` and `properties` are overwritten in place. Frozen, since every
+  // form of this shape shares it (and its canonical text is kept for digests).
+  return deepFreeze({ ...form, type: 'object', properties }) as RequestedSchema
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member)
+    Object.freeze(value)
+  }
+  return value
+}
 
 function isFormField(field: JsonSchema): boolean {
   const type = field.type

@@ -64,6 +64,21 @@ describe('canonicalJson', () => {
     expect(canonicalJson(JSON.parse('1.0'))).toBe(canonicalJson(1))
   })
 
+  it('writesAnObjectItIsToldTheTextOfAsThatText', () => {
+    const form = Object.freeze({
+      type: 'object',
+      properties: Object.freeze({ ok: Object.freeze({ type: 'boolean' }) }),
+    })
+    const known = new WeakMap<object, string>([[form, canonicalJson(form)]])
+    const question = { method: 'elicitation/create', params: { message: 'Go?', requestedSchema: form } }
+    expect(canonicalJson(question, known)).toBe(canonicalJson(question))
+    // The kept text is what is written: it is trusted, not checked.
+    known.set(form, '"kept"')
+    expect(canonicalJson(question, known)).toBe(
+      '{"method":"elicitation/create","params":{"message":"Go?","requestedSchema":"kept"}}',
+    )
+  })
+
   it('keepsTheContainerType', () => {
     expect(canonicalJson({ '1': 'one', '0': 'zero' })).toBe('{"0":"zero","1":"one"}')
     expect(canonicalJson(['zero', 'one'])).toBe('["zero","one"]')

@@ -21,11 +21,17 @@ export const MAX_CANONICAL_DEPTH = 64
  * canonicalJson({ b: [1.0, -0], a: 'x' }) // '{"a":"x","b":[1,0]}'
  * ```
  */
-export function canonicalJson(value: unknown): string {
-  return write(value, 0)
+export function canonicalJson(value: unknown, known?: CanonicalTexts): string {
+  return write(value, 0, known)
 }
 
-function write(value: unknown, depth: number): string {
+/**
+ * The canonical texts of objects that never change (frozen, shared): an object found here is
+ * written as its text, not walked again.
+ */
+export type CanonicalTexts = WeakMap<object, string>
+
+function write(value: unknown, depth: number, known: CanonicalTexts | undefined): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value)
@@ -40,24 +46,27 @@ function write(value: unknown, depth: number): string {
       if (depth >= MAX_CANONICAL_DEPTH) {
         throw new RangeError(`canonicalJson: nesting deeper than ${MAX_CANONICAL_DEPTH}`)
       }
-      return Array.isArray(value) ? writeArray(value, depth + 1) : writeObject(value, depth + 1)
+      return (
+        known?.get(value) ??
+        (Array.isArray(value) ? writeArray(value, depth + 1, known) : writeObject(value, depth + 1, known))
+      )
     default:
       throw new TypeError(`canonicalJson: ${typeof value} is not a JSON value`)
   }
 }
 
-function writeArray(items: readonly unknown[], depth: number): string {
+function writeArray(items: readonly unknown[], depth: number, known: CanonicalTexts | undefined): string {
   let out = '['
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out += ','
     // JSON.stringify would turn undefined into null, making [undefined] spell like [null].
     if (items[i] === undefined) throw new TypeError('canonicalJson: undefined array element')
-    out += write(items[i], depth)
+    out += write(items[i], depth, known)
   }
   return `${out}]`
 }
 
-function writeObject(object: object, depth: number): string {
+function writeObject(object: object, depth: number, known: CanonicalTexts | undefined): string {
   const proto = Object.getPrototypeOf(object)
   if (proto !== Object.prototype && proto !== null) {
     throw new TypeError('canonicalJson: only plain objects and arrays are JSON containers')
@@ -70,7 +79,7 @@ function writeObject(object: object, depth: number): string {
     const member = record[key]
     if (member === undefined) continue
     if (out.length > 1) out += ','
-    out += `${JSON.stringify(key)}:${write(member, depth)}`
+    out += `${JSON.stringify(key)}:${write(member, depth, known)}`
   }
   return `${out}}`
 }

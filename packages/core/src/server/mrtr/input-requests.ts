@@ -17,7 +17,14 @@ import type {
   RootsRequest,
   SamplingRequest,
 } from '../../protocol/modern/input-requests.ts'
-import { elicitationSchemaOf, isZodSchema } from '../../schema/validator.ts'
+import { elicitationFormOf, isZodSchema } from '../../schema/validator.ts'
+import { type CanonicalTexts, canonicalJson } from '../../security/request-state/canonical-json.ts'
+
+/**
+ * The canonical texts of the frozen form schemas `elicitForm` made: a question's digest writes
+ * its form as this text instead of walking it again on every ask.
+ */
+export const formTexts: CanonicalTexts = new WeakMap()
 
 /** The zod schema a form was built from, by request: kept off the wire and out of digests. */
 const contentSchemas = new WeakMap<object, z.ZodType>()
@@ -67,15 +74,14 @@ export function elicitForm(params: {
   const { schema, requestedSchema, ...rest } = params
   if (schema !== undefined) {
     if (!isZodSchema(schema)) throw new TypeError('elicitForm: schema must be a zod v4 object schema.')
+    const form = elicitationFormOf(schema)
+    if (!formTexts.has(form.requestedSchema))
+      formTexts.set(form.requestedSchema, canonicalJson(form.requestedSchema))
     const request = {
       method: 'elicitation/create' as const,
-      params: {
-        mode: 'form' as const,
-        ...rest,
-        requestedSchema: elicitationSchemaOf(schema),
-      },
+      params: { mode: 'form' as const, ...rest, requestedSchema: form.requestedSchema },
     }
-    contentSchemas.set(request, schema)
+    contentSchemas.set(request, form.schema)
     return request
   }
   if (requestedSchema?.type !== 'object' || typeof requestedSchema.properties !== 'object') {

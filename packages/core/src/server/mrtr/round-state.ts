@@ -13,6 +13,7 @@ import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
+import { formTexts } from './input-requests.ts'
 
 /**
  * An answer as a sealed state or a task record carries it, in short fields: the key it was asked
@@ -144,7 +145,7 @@ export class RoundState {
 }
 
 export function questionDigest(request: InputRequest): string {
-  return sha256Base64url(canonicalJson(request)).slice(0, 22)
+  return sha256Base64url(canonicalJson(request, formTexts)).slice(0, 22)
 }
 
 export function isRoundPayload(value: unknown): value is RoundPayload {
