@@ -1,17 +1,25 @@
 /**
- * `npm run bench:guard`: the speed regression guard CI runs. A short `npm run bench` of
- * `tools-call` at c=64 (raw and Tessera interleaved, five repetitions, wrk when installed, else
- * autocannon) and one number from it, Tessera's throughput over raw's: the median of the five
- * repetitions' ratios. It fails when that ratio falls more than 15% under the one recorded in
- * `bench/baseline.json` for the same generator: ratios only, since an absolute rate says more about the machine than about the code.
- * A run under the floor is measured once more, and the guard fails only when that run is under it
+ * `npm run bench:guard`: the speed regression guard CI runs, two ratios, each against the one
+ * recorded in `bench/baseline.json`: ratios only, since an absolute rate says more about the
+ * machine than about the code.
+ *
+ * - `tools-call` at c=64: a short `npm run bench` (raw and Tessera interleaved, five repetitions,
+ *   wrk when installed, else autocannon), and Tessera's throughput over raw's, the median of the
+ *   five repetitions' ratios. It fails more than 15% under the recorded ratio.
+ * - The MRTR round trip at c=16: a short `bench:mrtr` on the memory store (five repetitions), and
+ *   the server's CPU per round trip over its CPU per plain call, the median of the repetitions'
+ *   ratios. It fails past the recorded ratio by more than its own tolerance, the spread measured
+ *   between runs of one build (in `baseline.json`).
+ *
+ * A run past a limit is measured once more, and the guard fails only when that run is past it
  * too: a regression in the code shows in both, while on a shared machine the ratio of the same
- * code can move by ±20% between runs (a burst on a neighbour lowers one run, not two in a row).
- * `--record` writes the measured ratio as the new baseline (record the median of a few runs);
+ * code moves between runs (a burst on a neighbour lowers one run, not two in a row). `--record`
+ * writes the measured ratios as the new baseline (record the median of a few runs);
  * `--generator autocannon` measures with autocannon although wrk is installed.
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -30,6 +38,8 @@ interface Baseline {
   connections: number
   /** Tessera/raw req/s per generator, from the run that recorded it. */
   ratios: Record<string, number>
+  /** Server CPU per MRTR round trip over per plain call (c=16, memory store), and how far above it a run may go. */
+  mrtr: { cpuVsCall: number; tolerance: number }
   recorded: string
 }
 
@@ -79,7 +89,7 @@ const args = [
 ]
 
 /** One run of the benchmark: its median Tessera/raw ratio; exits the process if the run failed. */
-function measure(): number {
+function measureCall(): number {
   const run = spawnSync(process.execPath, args, {
     cwd: ROOT,
     encoding: 'utf8',
@@ -87,43 +97,80 @@ function measure(): number {
   })
   process.stdout.write(run.stdout)
   const file = /bench: results in (\S+)/.exec(run.stdout)?.[1]
-  if (run.status !== 0 || file === undefined) {
-    console.error(`bench:guard: the benchmark failed (exit ${run.status})`)
-    process.exit(1)
-  }
+  if (run.status !== 0 || file === undefined) fail(`the benchmark failed (exit ${run.status})`)
   const results = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Results
-  const measured = medianRatio(results, generator)
-  if (measured === undefined) {
-    console.error('bench:guard: the run has no Tessera/raw ratio')
-    process.exit(1)
+  return medianRatio(results, generator) ?? fail('the run has no Tessera/raw ratio')
+}
+
+/** One run of the MRTR benchmark: the round trip's server CPU over the plain call's. */
+function measureRoundTrip(): number {
+  const json = join(mkdtempSync(join(tmpdir(), 'tessera-guard-')), 'mrtr.json')
+  const mrtrArgs = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--json', json]
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH, 'mrtr.ts'), ...mrtrArgs], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  process.stdout.write(run.stdout)
+  if (run.status !== 0) fail(`the MRTR benchmark failed (exit ${run.status})`)
+  const rows = JSON.parse(readFileSync(json, 'utf8')) as { load: string; cpuVsCall?: number }[]
+  const ratio = rows.find((row) => row.load === 'MRTR round trip')?.cpuVsCall
+  return typeof ratio === 'number' ? ratio : fail('the MRTR run has no CPU ratio (is /proc there?)')
+}
+
+function fail(message: string): never {
+  console.error(`bench:guard: ${message}`)
+  process.exit(1)
+}
+
+/** Measures until a run is within `limit` (`ATTEMPTS` at most); whether one was. */
+function holds(
+  what: string,
+  measure: () => number,
+  recorded: number,
+  limit: number,
+  higherIsBetter: boolean,
+) {
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const measured = measure()
+    const past = higherIsBetter ? measured < limit : measured > limit
+    const verdict = !past ? 'ok' : attempt < ATTEMPTS ? 'past the limit: measuring again' : 'REGRESSION'
+    console.log(
+      `bench:guard: ${what} ${measured.toFixed(3)}; recorded ${recorded.toFixed(3)}, limit ${limit.toFixed(3)}: ${verdict}`,
+    )
+    if (!past) return true
   }
-  return measured
+  return false
 }
 
 if (cli.record) {
-  const measured = measure()
-  const ratios = { ...baseline.ratios, [generator]: Number(measured.toFixed(3)) }
+  const ratios = { ...baseline.ratios, [generator]: Number(measureCall().toFixed(3)) }
+  const mrtr = { ...baseline.mrtr, cpuVsCall: Number(measureRoundTrip().toFixed(3)) }
   writeFileSync(
     BASELINE,
-    `${JSON.stringify({ ...baseline, ratios, recorded: new Date().toISOString() }, null, 2)}\n`,
+    `${JSON.stringify({ ...baseline, ratios, mrtr, recorded: new Date().toISOString() }, null, 2)}\n`,
   )
-  console.log(`bench:guard: recorded ${measured.toFixed(3)} (${generator}) in bench/baseline.json`)
+  console.log(
+    `bench:guard: recorded ${ratios[generator]} (${generator}) and MRTR ${mrtr.cpuVsCall} in bench/baseline.json`,
+  )
   process.exit(0)
 }
-const recorded = baseline.ratios[generator]
-if (recorded === undefined) {
-  console.error(`bench:guard: bench/baseline.json records no ratio for ${generator} (run with --record)`)
-  process.exit(1)
-}
-const floor = recorded * (1 - TOLERANCE)
-for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-  const measured = measure()
-  const under = measured < floor
-  const verdict = !under ? 'ok' : attempt < ATTEMPTS ? 'under the floor: measuring again' : 'REGRESSION'
-  console.log(
-    `bench:guard: ${baseline.case} c=${baseline.connections} Tessera/raw ${measured.toFixed(3)} with ${generator}; ` +
-      `recorded ${recorded.toFixed(3)}, floor ${floor.toFixed(3)}: ${verdict}`,
-  )
-  if (!under) process.exit(0)
-}
-process.exit(1)
+const recorded =
+  baseline.ratios[generator] ??
+  fail(`bench/baseline.json records no ratio for ${generator} (run with --record)`)
+const callHolds = holds(
+  `${baseline.case} c=${baseline.connections} Tessera/raw with ${generator}`,
+  measureCall,
+  recorded,
+  recorded * (1 - TOLERANCE),
+  true,
+)
+const { cpuVsCall, tolerance } = baseline.mrtr
+const roundTripHolds = holds(
+  'MRTR round trip c=16 server CPU × a plain call',
+  measureRoundTrip,
+  cpuVsCall,
+  cpuVsCall * (1 + tolerance),
+  false,
+)
+process.exit(callHolds && roundTripHolds ? 0 : 1)
