@@ -18,7 +18,7 @@
  * `--generator autocannon` measures with autocannon although wrk is installed.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -104,9 +104,11 @@ function measureCall(): number {
 
 /** One run of the MRTR benchmark: the round trip's server CPU over the plain call's. */
 function measureRoundTrip(): number {
-  const json = join(mkdtempSync(join(tmpdir(), 'tessera-guard-')), 'mrtr.json')
-  const mrtrArgs = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--json', json]
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH, 'mrtr.ts'), ...mrtrArgs], {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-guard-'))
+  const json = join(dir, 'mrtr.json')
+  const mrtrArgs = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--generator', generator]
+  const script = join(BENCH, 'mrtr.ts')
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script, ...mrtrArgs, '--json', json], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -114,6 +116,7 @@ function measureRoundTrip(): number {
   process.stdout.write(run.stdout)
   if (run.status !== 0) fail(`the MRTR benchmark failed (exit ${run.status})`)
   const rows = JSON.parse(readFileSync(json, 'utf8')) as { load: string; cpuVsCall?: number }[]
+  rmSync(dir, { recursive: true, force: true })
   const ratio = rows.find((row) => row.load === 'MRTR round trip')?.cpuVsCall
   return typeof ratio === 'number' ? ratio : fail('the MRTR run has no CPU ratio (is /proc there?)')
 }

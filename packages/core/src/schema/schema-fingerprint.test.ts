@@ -47,6 +47,17 @@ describe('schemaFingerprint', () => {
     expect(new Set(prints).size).toBe(variants.length)
   })
 
+  it('tellsApartChecksWhoseGuardsAreTheApplicationsOwn', () => {
+    // zod runs a check's `when` guard though its types do not offer one on `min`.
+    const guarded = () => z.object({ name: z.string().min(3, { when: () => true } as never) })
+    expect(schemaFingerprint(guarded())).toBeDefined()
+    expect(schemaFingerprint(guarded())).not.toBe(schemaFingerprint(guarded()))
+    // A message of its own changes no fingerprint: it words a refusal, never what is accepted.
+    expect(schemaFingerprint(z.object({ name: z.string().min(3, 'Too short') }))).toBe(
+      schemaFingerprint(z.object({ name: z.string().min(3) })),
+    )
+  })
+
   it('leavesASchemaThatHoldsARefinementOrATransformWithoutOne', () => {
     expect(schemaFingerprint(z.object({ name: z.string().refine((v) => v !== 'root') }))).toBeUndefined()
     expect(schemaFingerprint(z.object({ name: z.string().transform((v) => v.trim()) }))).toBeUndefined()

@@ -8,14 +8,17 @@
  *
  * What a fingerprint cannot see, it refuses to fingerprint (undefined): a function that may shape
  * the schema (a refinement, a transform, a lazy getter), an object of a class it does not know, or
- * a nesting deeper than a form has. Only two kinds of function are passed over, since they never
- * change the JSON Schema: a check's `when` guard and an `error` message maker.
+ * a nesting deeper than a form has. Two kinds of function are let through: an `error` message
+ * maker, passed over (it words a refusal, never what is accepted), and a check's `when` guard,
+ * printed by its identity (zod's own guards are shared functions; a guard of the application's,
+ * made anew each time, gives each schema a fingerprint of its own).
  */
 import { z } from 'zod'
 
 const MAX_DEPTH = 12
-/** Functions under these keys decide when a check runs or what its message says: never the JSON Schema. */
-const IGNORED_FUNCTIONS: ReadonlySet<string> = new Set(['when', 'error'])
+/** A number for each `when` guard met, by identity. */
+const guards = new WeakMap<object, number>()
+let nextGuard = 0
 
 /** The fingerprint of `schema`, or undefined when it holds something a fingerprint cannot see. */
 export function schemaFingerprint(schema: z.ZodType): string | undefined {
@@ -74,10 +77,20 @@ function printFields(fields: object, depth: number): string | undefined {
   const parts: string[] = []
   for (const key of Object.keys(fields)) {
     const field = (fields as Record<string, unknown>)[key]
-    if (typeof field === 'function' && IGNORED_FUNCTIONS.has(key)) continue
-    const part = print(field, depth)
+    if (typeof field === 'function' && key === 'error') continue
+    const part =
+      typeof field === 'function' && key === 'when' ? `when#${guardNumber(field)}` : print(field, depth)
     if (part === undefined) return undefined
     parts.push(`${JSON.stringify(key)}:${part}`)
   }
   return `{${parts.join(',')}}`
+}
+
+function guardNumber(guard: object): number {
+  let number = guards.get(guard)
+  if (number === undefined) {
+    number = nextGuard++
+    guards.set(guard, number)
+  }
+  return number
 }
