@@ -1,5 +1,5 @@
 /**
- * `npm run bench:guard`: the speed regression guard CI runs, two ratios, each against the one
+ * `npm run bench:guard`: the speed regression guard CI runs, three ratios, each against the one
  * recorded in `bench/baseline.json`: ratios only, since an absolute rate says more about the
  * machine than about the code.
  *
@@ -10,6 +10,9 @@
  *   the server's CPU per round trip over its CPU per plain call, the median of the repetitions'
  *   ratios. It fails past the recorded ratio by more than its own tolerance, the spread measured
  *   between runs of one build (in `baseline.json`).
+ * - Startup to first answer: a short `bench:startup` (raw node:http and Tessera with 50 tools,
+ *   compiled, interleaved, 15 starts each), and Tessera's median over raw's. It fails past the
+ *   recorded ratio by more than its tolerance.
  *
  * A run past a limit is measured once more, and the guard fails only when that run is past it
  * too: a regression in the code shows in both, while on a shared machine the ratio of the same
@@ -40,6 +43,8 @@ interface Baseline {
   ratios: Record<string, number>
   /** Server CPU per MRTR round trip over per plain call (c=16, memory store), and how far above it a run may go. */
   mrtr: { cpuVsCall: number; tolerance: number }
+  /** Start to first answer, Tessera (50 tools, compiled) over raw node:http, and how far above it a run may go. */
+  startup: { vsRaw: number; tolerance: number }
   recorded: string
 }
 
@@ -121,22 +126,42 @@ function measureRoundTrip(): number {
   return typeof ratio === 'number' ? ratio : fail('the MRTR run has no CPU ratio (is /proc there?)')
 }
 
+/** One run of the startup benchmark: Tessera's median start to first answer over raw's. */
+function measureStartup(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-guard-'))
+  const json = join(dir, 'startup.json')
+  const startupArgs = ['--servers', 'raw,tessera', '--runs', '15', '--json', json]
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH, 'startup.ts'), ...startupArgs], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  process.stdout.write(run.stdout)
+  if (run.status !== 0) fail(`the startup benchmark failed (exit ${run.status})`)
+  const rows = JSON.parse(readFileSync(json, 'utf8')) as { id: string; vsRaw: number }[]
+  rmSync(dir, { recursive: true, force: true })
+  return rows.find((row) => row.id === 'tessera')?.vsRaw ?? fail('the startup run has no Tessera row')
+}
+
 function fail(message: string): never {
   console.error(`bench:guard: ${message}`)
   process.exit(1)
 }
 
-/** Measures until a run is within `limit` (`ATTEMPTS` at most); whether one was. */
+/**
+ * Measures until a run is within `limit` (`ATTEMPTS` at most); whether one was. `keep` says which
+ * side of the limit holds: a throughput ratio must stay `at least` it, a cost ratio `at most`.
+ */
 function holds(
   what: string,
   measure: () => number,
   recorded: number,
+  keep: 'at least' | 'at most',
   limit: number,
-  higherIsBetter: boolean,
 ) {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const measured = measure()
-    const past = higherIsBetter ? measured < limit : measured > limit
+    const past = keep === 'at least' ? measured < limit : measured > limit
     const verdict = !past ? 'ok' : attempt < ATTEMPTS ? 'past the limit: measuring again' : 'REGRESSION'
     console.log(
       `bench:guard: ${what} ${measured.toFixed(3)}; recorded ${recorded.toFixed(3)}, limit ${limit.toFixed(3)}: ${verdict}`,
@@ -149,12 +174,13 @@ function holds(
 if (cli.record) {
   const ratios = { ...baseline.ratios, [generator]: Number(measureCall().toFixed(3)) }
   const mrtr = { ...baseline.mrtr, cpuVsCall: Number(measureRoundTrip().toFixed(3)) }
+  const startup = { ...baseline.startup, vsRaw: Number(measureStartup().toFixed(3)) }
   writeFileSync(
     BASELINE,
-    `${JSON.stringify({ ...baseline, ratios, mrtr, recorded: new Date().toISOString() }, null, 2)}\n`,
+    `${JSON.stringify({ ...baseline, ratios, mrtr, startup, recorded: new Date().toISOString() }, null, 2)}\n`,
   )
   console.log(
-    `bench:guard: recorded ${ratios[generator]} (${generator}) and MRTR ${mrtr.cpuVsCall} in bench/baseline.json`,
+    `bench:guard: recorded ${ratios[generator]} (${generator}), MRTR ${mrtr.cpuVsCall} and startup ${startup.vsRaw} in bench/baseline.json`,
   )
   process.exit(0)
 }
@@ -165,15 +191,23 @@ const callHolds = holds(
   `${baseline.case} c=${baseline.connections} Tessera/raw with ${generator}`,
   measureCall,
   recorded,
+  'at least',
   recorded * (1 - TOLERANCE),
-  true,
 )
 const { cpuVsCall, tolerance } = baseline.mrtr
 const roundTripHolds = holds(
   'MRTR round trip c=16 server CPU × a plain call',
   measureRoundTrip,
   cpuVsCall,
+  'at most',
   cpuVsCall * (1 + tolerance),
-  false,
 )
-process.exit(callHolds && roundTripHolds ? 0 : 1)
+const { startup } = baseline
+const startupHolds = holds(
+  'start to first answer (50 tools) × raw node:http',
+  measureStartup,
+  startup.vsRaw,
+  'at most',
+  startup.vsRaw * (1 + startup.tolerance),
+)
+process.exit(callHolds && roundTripHolds && startupHolds ? 0 : 1)

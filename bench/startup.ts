@@ -2,12 +2,22 @@
  * `npm run bench:startup`: startup to first answer. Each run spawns a fresh process, waits for
  * `READY <port>`, sends one `tools/call` and stops the clock when the answer has arrived, so the
  * figure holds Node's boot, loading the framework, registering every tool, listening and serving
- * the first call. Three servers, interleaved run by run: plain node:http (the ceiling), Tessera
- * with 50 tools compiled (`node`, the way an installed package runs), and the same file through
- * tsx (how the workspace used to start). Median and p90 of `--runs` runs (default 15).
+ * the first call. The servers, interleaved run by run (`--servers` picks some):
+ *
+ * - `raw`: plain node:http answering canned bytes (the ceiling);
+ * - `zod`: plain node:http that also loads zod, builds the 50 tools' schemas, converts them to
+ *   JSON Schema and parses the call's arguments (the floor of any server of zod schemas);
+ * - `tessera`: Tessera with 50 tools, compiled (`node`, the way an installed package runs);
+ * - `tsx`: the same file through tsx (how the workspace runs it);
+ * - `demo`: the ops demo, compiled, restarted on the data folder its first start made (SQLite,
+ *   its key file, pino), answering `service_status`.
+ *
+ * Median and p90 of `--runs` runs (default 15), and each median over raw's; `--json FILE` writes
+ * them.
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
@@ -15,60 +25,128 @@ import { parseArgs } from 'node:util'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '15' }, tools: { type: 'string', default: '50' } },
+  options: {
+    runs: { type: 'string', default: '15' },
+    tools: { type: 'string', default: '50' },
+    servers: { type: 'string', default: 'raw,zod,tessera,tsx,demo' },
+    json: { type: 'string' },
+  },
 })
 const RUNS = Number(values.runs)
 
-const CALL = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/call',
-  params: {
-    name: `tool_${values.tools}`,
-    arguments: { service: 'api' },
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+/** The first request: `tools/call` of `tool` with `service`, as a 2026-07-28 client sends it. */
+function firstCall(tool: string, service: string): { headers: Record<string, string>; body: string } {
+  const call = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: {
+      name: tool,
+      arguments: { service },
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+      },
     },
-  },
-}
-const HEADERS = {
-  accept: 'application/json, text/event-stream',
-  'content-type': 'application/json',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': `tool_${values.tools}`,
+  }
+  const headers = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': tool,
+  }
+  return { headers, body: JSON.stringify(call) }
 }
 
-const SERVERS = [
-  { name: 'raw node:http', args: ['bench/servers/startup-raw.mjs'] },
-  { name: `tessera, ${values.tools} tools, compiled`, args: ['bench/servers/startup-tools.mjs'] },
+/** A server of the startup files: prints `READY <port>` on stdout, has `tool_N` tools. */
+const readyLine = (line: string) =>
+  line.startsWith('READY ') ? `http://127.0.0.1:${line.slice(6)}/mcp` : undefined
+/** The demo logs `{"event":"listening","url":…}` on stderr. */
+function listeningLine(line: string): string | undefined {
+  if (!line.startsWith('{')) return undefined
+  const entry = JSON.parse(line) as { event?: string; url?: string }
+  return entry.event === 'listening' ? entry.url : undefined
+}
+const DEMO_DATA = mkdtempSync(join(tmpdir(), 'tessera-startup-demo-'))
+
+interface StartupServer {
+  id: string
+  name: string
+  args: string[]
+  /** The URL to call, from a line the server printed once it listens. */
+  ready: (line: string) => string | undefined
+  /** Whether it prints that line on stderr (else stdout). */
+  stderr?: boolean
+  call: { headers: Record<string, string>; body: string }
+}
+
+const toolCall = firstCall(`tool_${values.tools}`, 'api')
+const ALL_SERVERS: StartupServer[] = [
   {
+    id: 'raw',
+    name: 'raw node:http',
+    args: ['bench/servers/startup-raw.mjs'],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'zod',
+    name: `node:http + zod, ${values.tools} schemas`,
+    args: ['bench/servers/startup-zod.mjs'],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'tessera',
+    name: `tessera, ${values.tools} tools, compiled`,
+    args: ['bench/servers/startup-tools.mjs'],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'tsx',
     name: `tessera, ${values.tools} tools, tsx`,
     args: ['--import', 'tsx', 'bench/servers/startup-tools.mjs'],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'demo',
+    name: 'the ops demo, compiled',
+    args: ['examples/ops-catalogue/dist/main.js', '--port', '0', '--data', DEMO_DATA],
+    ready: listeningLine,
+    stderr: true,
+    call: firstCall('service_status', 'checkout'),
   },
 ]
+const wanted = values.servers.split(',')
+for (const id of wanted) {
+  if (!ALL_SERVERS.some((server) => server.id === id))
+    throw new Error(`unknown server '${id}': one of ${ALL_SERVERS.map((s) => s.id).join(', ')}`)
+}
+if (!wanted.includes('raw')) throw new Error('--servers must include raw: every figure is over raw')
+const SERVERS = ALL_SERVERS.filter((server) => wanted.includes(server.id))
 
-async function once(args: string[]): Promise<number> {
+async function once(server: StartupServer): Promise<number> {
   const started = process.hrtime.bigint()
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, server.args, {
     cwd: ROOT,
-    env: { ...process.env, TOOLS: values.tools },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TOOLS: values.tools, LOG_LEVEL: 'info' },
+    stdio: ['ignore', server.stderr ? 'ignore' : 'pipe', server.stderr ? 'pipe' : 'inherit'],
   })
   try {
-    const port = await new Promise<string>((ready, fail) => {
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (line.startsWith('READY ')) ready(line.slice(6))
+    const url = await new Promise<string>((ready, fail) => {
+      createInterface({ input: (server.stderr ? child.stderr : child.stdout)! }).on('line', (line) => {
+        const url = server.ready(line)
+        if (url !== undefined) ready(url)
       })
-      child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited (${code}) before READY`)))
+      child.once('exit', (code) =>
+        fail(new Error(`${server.args.join(' ')} exited (${code}) before it listened`)),
+      )
     })
-    const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
-      method: 'POST',
-      headers: HEADERS,
-      body: JSON.stringify(CALL),
-    })
+    const response = await fetch(url, { method: 'POST', ...server.call })
     const body = (await response.json()) as { result?: unknown }
     if (response.status !== 200 || body.result === undefined)
       throw new Error(`bad first answer: ${JSON.stringify(body)}`)
@@ -78,25 +156,33 @@ async function once(args: string[]): Promise<number> {
   }
 }
 
-if (!existsSync(join(ROOT, 'packages/core/dist/index.js'))) throw new Error('run npm run build first')
+if (!existsSync(join(ROOT, 'packages/core/dist/node/index.js'))) throw new Error('run npm run build first')
 const times = new Map<string, number[]>(SERVERS.map((s) => [s.name, []]))
-await once(SERVERS[1]!.args) // warm the file cache
-for (let run = 0; run < RUNS; run++) {
-  for (const server of SERVERS) times.get(server.name)!.push(await once(server.args))
+try {
+  // The first start warms the file cache (and makes the demo's data folder).
+  for (const server of SERVERS) await once(server)
+  for (let run = 0; run < RUNS; run++) {
+    for (const server of SERVERS) times.get(server.name)!.push(await once(server))
+  }
+} finally {
+  rmSync(DEMO_DATA, { recursive: true, force: true })
 }
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
-const raw = quantile(
-  [...times.get(SERVERS[0]!.name)!].sort((a, b) => a - b),
-  0.5,
-)
+const rows = SERVERS.map((server) => {
+  const sorted = [...times.get(server.name)!].sort((a, b) => a - b)
+  return { id: server.id, name: server.name, medianMs: quantile(sorted, 0.5), p90Ms: quantile(sorted, 0.9) }
+})
+const raw = rows.find((row) => row.id === 'raw')!.medianMs
 console.log(`startup to first answer, ${RUNS} runs each, interleaved (node ${process.version})`)
 console.log('server                              median ms   p90 ms   × raw')
-for (const [name, list] of times) {
-  const sorted = [...list].sort((a, b) => a - b)
-  const median = quantile(sorted, 0.5)
+for (const row of rows) {
   console.log(
-    `${name.padEnd(36)}${median.toFixed(0).padStart(9)}${quantile(sorted, 0.9).toFixed(0).padStart(9)}${(median / raw).toFixed(2).padStart(8)}`,
+    `${row.name.padEnd(36)}${row.medianMs.toFixed(0).padStart(9)}${row.p90Ms.toFixed(0).padStart(9)}${(row.medianMs / raw).toFixed(2).padStart(8)}`,
   )
+}
+if (values.json !== undefined) {
+  const out = rows.map((row) => ({ ...row, vsRaw: row.medianMs / raw }))
+  writeFileSync(values.json, `${JSON.stringify(out, null, 2)}\n`)
 }

@@ -53,9 +53,12 @@ describe('workspace sources', () => {
       }
       for (const [subpath, target] of Object.entries(manifest.exports)) {
         const web = WEB_CONDITIONS.filter((condition) => condition in target)
-        // Either no web build, or one file under every web condition, between types and import.
+        // Either no web build, or one file under every web condition, between types and import;
+        // then, optionally, Node's bundle of the import (`scripts/bundle-node-entries.ts`).
         expect(web.length === 0 || web.length === WEB_CONDITIONS.length, `${dir} ${subpath}`).toBe(true)
-        expect(Object.keys(target), `${dir} ${subpath}`).toEqual(['types', ...web, 'import'])
+        const node = 'node' in target ? ['node'] : []
+        expect(Object.keys(target), `${dir} ${subpath}`).toEqual(['types', ...web, ...node, 'import'])
+        if (target.node !== undefined) expect(target.node, `${dir} ${subpath}`).toMatch(/^\.\/dist\/node\/[\w-]+\.js$/)
         expect(target.types, `${dir} ${subpath}`).toBe(target.import!.replace(/\.js$/, '.d.ts'))
         expect(
           new Set(web.map((condition) => target[condition])).size,

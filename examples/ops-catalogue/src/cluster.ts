@@ -8,10 +8,14 @@ import { serveCluster } from '@tessera/core/cluster'
 import { type AppConfig, proxyOptions } from './cli.ts'
 import type { AppLogger } from './logger.ts'
 import { type OpenOps, openOps, prepareData } from './runtime/open-ops.ts'
-import { opsAuth } from './runtime/ops-auth.ts'
 
 export async function serveWorkers(config: AppConfig, logger: AppLogger): Promise<void> {
   let ops: OpenOps | undefined
+  // Built before this worker's server: DPoP proofs reach its store once it is open. @tessera/auth
+  // (and jose) are loaded only by a server that takes tokens.
+  const auth = config.auth
+    ? (await import('./runtime/ops-auth.ts')).opsAuth(config.auth, () => ops!.replay)
+    : undefined
   // The primary logs `cluster_listening` with the URL once every worker listens.
   await serveCluster({
     workers: config.workers,
@@ -19,15 +23,14 @@ export async function serveWorkers(config: AppConfig, logger: AppLogger): Promis
     port: config.port,
     path: config.path,
     ...proxyOptions(config),
-    // Built before this worker's server: DPoP proofs reach its store once it is open.
-    auth: config.auth ? opsAuth(config.auth, () => ops!.replay) : undefined,
+    auth,
     health: true,
     logger,
     prepare: async () => {
       await prepareData(config, logger)
     },
-    server: ({ id }) => {
-      ops = openOps(config, logger.child({ worker: id }))
+    server: async ({ id }) => {
+      ops = await openOps(config, logger.child({ worker: id }))
       return ops.app
     },
     onWorkerClose: () => ops?.closeLog(),

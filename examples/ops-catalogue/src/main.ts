@@ -11,7 +11,6 @@ import { createLogger } from './logger.ts'
 import { openOps, prepareData } from './runtime/open-ops.ts'
 import { serveHttp } from './runtime/serve-http.ts'
 import { serveStdioMode } from './runtime/serve-stdio.ts'
-import { startTelemetry } from './runtime/telemetry.ts'
 
 const cli = parseCli(process.argv.slice(2), process.env)
 if (cli.kind === 'help') {
@@ -24,10 +23,15 @@ if (cli.kind === 'error') {
 }
 const { config } = cli
 const logger = createLogger(config.logLevel)
-// Registered before any server exists: its spans and metric instruments come from this SDK.
+// Registered before any server exists: its spans and metric instruments come from this SDK,
+// which is loaded only when asked for.
 const telemetry =
   config.otel || config.metricsPort !== undefined
-    ? startTelemetry({ otlp: config.otel, host: config.host, metricsPort: config.metricsPort })
+    ? (await import('./runtime/telemetry.ts')).startTelemetry({
+        otlp: config.otel,
+        host: config.host,
+        metricsPort: config.metricsPort,
+      })
     : undefined
 try {
   if (config.mode === 'stdio') {
@@ -37,7 +41,7 @@ try {
     await serveWorkers(config, logger)
   } else {
     const prepared = await prepareData(config, logger)
-    const { running } = await serveHttp(config, logger, openOps(config, logger, prepared), telemetry)
+    const { running } = await serveHttp(config, logger, await openOps(config, logger, prepared), telemetry)
     logger.info({ event: 'listening', url: running.url }, `ops-catalogue listening on ${running.url}`)
   }
 } catch (error) {

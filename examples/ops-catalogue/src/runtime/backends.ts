@@ -6,40 +6,28 @@
  * host for SQLite (its workers relay events through the primary), every host for Redis or
  * PostgreSQL.
  */
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import type { Stores } from '@tessera/core'
-import { postgresStores } from '@tessera/store-postgres'
-import { redisStores } from '@tessera/store-redis'
-import { sqliteStores } from '@tessera/store-sqlite'
 import type { StoreChoice } from '../cli.ts'
 import type { DeploymentLog } from '../deployments/deployment-log.ts'
-import { postgresDeploymentLog } from '../deployments/postgres-deployment-log.ts'
-import { redisDeploymentLog } from '../deployments/redis-deployment-log.ts'
-import { sqliteDeploymentLog } from '../deployments/sqlite-deployment-log.ts'
 
-export function openDeploymentLog(store: StoreChoice): DeploymentLog {
-  switch (store.kind) {
-    case 'sqlite':
-      mkdirSync(dirname(store.path), { recursive: true, mode: 0o700 })
-      return sqliteDeploymentLog({ path: store.path })
-    case 'redis':
-      return redisDeploymentLog({ url: store.url, keyPrefix: 'ops-catalogue:' })
-    case 'postgres':
-      return postgresDeploymentLog({ connectionString: store.url, table: 'ops_deployments' })
-  }
+/** What a backend opens; each call opens its own connection or handle. */
+export interface Backend {
+  deploymentLog(): DeploymentLog
+  stores(): Stores
 }
 
-export function openStores(store: StoreChoice): Stores {
+/**
+ * The backend `store` names. Its module (and its driver: better-sqlite3, ioredis or pg) is loaded
+ * only when chosen, so a process on SQLite never loads the Redis and PostgreSQL clients.
+ */
+export async function backendFor(store: StoreChoice): Promise<Backend> {
   switch (store.kind) {
     case 'sqlite':
-      mkdirSync(dirname(store.path), { recursive: true, mode: 0o700 })
-      // No bus: in a cluster worker the default bus relays through the primary.
-      return sqliteStores({ path: store.path, prefix: 'ops_' })
+      return (await import('./backend-sqlite.ts')).sqliteBackend(store.path)
     case 'redis':
-      return redisStores({ url: store.url, prefix: 'ops-catalogue:' })
+      return (await import('./backend-redis.ts')).redisBackend(store.url)
     case 'postgres':
-      return postgresStores({ connectionString: store.url, prefix: 'ops_' })
+      return (await import('./backend-postgres.ts')).postgresBackend(store.url)
   }
 }
 

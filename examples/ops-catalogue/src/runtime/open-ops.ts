@@ -16,7 +16,7 @@ import { ensureStateKeys } from '../keys.ts'
 import type { AppLogger } from '../logger.ts'
 import { createOpsServer } from '../server/create-ops-server.ts'
 import { OAUTH_SCOPES } from '../server/ops-deps.ts'
-import { describeStore, openDeploymentLog, openStores } from './backends.ts'
+import { backendFor, describeStore } from './backends.ts'
 import { readBuiltView } from './built-view.ts'
 
 export interface OpenOps {
@@ -48,7 +48,7 @@ export async function prepareData(
       'the requestState key file is readable by other users: chmod 600 it',
     )
   }
-  const log = openDeploymentLog(config.store)
+  const log = (await backendFor(config.store)).deploymentLog()
   try {
     const seeded = await seedDeployments(catalogue, log)
     logger.info(
@@ -70,15 +70,16 @@ export async function prepareData(
 }
 
 /** Builds the server over freshly opened stores; `prepared` skips re-reading what the caller has. */
-export function openOps(
+export async function openOps(
   config: AppConfig,
   logger: AppLogger,
   prepared?: { catalogue: Catalogue; keys: StateKey[] },
-): OpenOps {
+): Promise<OpenOps> {
   const catalogue = prepared?.catalogue ?? loadCatalogue(config.cataloguePath)
   const keys = prepared?.keys ?? readStateKeyFile(config.keysPath).keys
-  const log = openDeploymentLog(config.store)
-  const stores = openStores(config.store)
+  const backend = await backendFor(config.store)
+  const log = backend.deploymentLog()
+  const stores = backend.stores()
   const rateLimits = rateLimitOptions(config)
   const app = createOpsServer({
     catalogue,

@@ -7,8 +7,7 @@
 import { listen, type RunningServer } from '@tessera/core/http'
 import { type AppConfig, proxyOptions } from '../cli.ts'
 import type { AppLogger } from '../logger.ts'
-import { type OpenOps, openOps } from './open-ops.ts'
-import { opsAuth } from './ops-auth.ts'
+import type { OpenOps } from './open-ops.ts'
 import { onShutdown } from './shutdown.ts'
 import type { Telemetry } from './telemetry.ts'
 
@@ -20,10 +19,13 @@ export interface HttpProcess {
 export async function serveHttp(
   config: AppConfig,
   logger: AppLogger,
-  ops: OpenOps = openOps(config, logger),
+  ops: OpenOps,
   telemetry?: Telemetry,
 ): Promise<HttpProcess> {
-  const auth = config.auth ? opsAuth(config.auth, () => ops.replay) : undefined
+  // @tessera/auth (and jose) are loaded only by a server that takes tokens.
+  const auth = config.auth
+    ? (await import('./ops-auth.ts')).opsAuth(config.auth, () => ops.replay)
+    : undefined
   const running = await listen(ops.app, {
     host: config.host,
     port: config.port,

@@ -11,7 +11,7 @@ import { onShutdown } from './shutdown.ts'
 
 export async function serveStdioMode(config: AppConfig, logger: AppLogger): Promise<void> {
   const prepared = await prepareData(config, logger)
-  const ops = openOps(config, logger, prepared)
+  const ops = await openOps(config, logger, prepared)
   let closed = false
   const close = async () => {
     if (closed) return

@@ -2,7 +2,7 @@
  * @module pino-logger.test
  * The default logger is pino on stderr: an error logged under `err` keeps its type, message and
  * stack, levels below warn (or `TESSERA_LOG_LEVEL`) are dropped, stdout (the stdio transport's) stays empty,
- * and credentials are redacted.
+ * credentials are redacted, and pino is loaded only when a line at the logger's level is written.
  */
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -53,6 +53,16 @@ describe('defaultLogger', () => {
     const body = "logger.debug({}, 'd'); logger.info({}, 'i'); logger.warn({}, 'w')"
     expect(logInChild(body, { TESSERA_LOG_LEVEL: 'info' }).lines.map((l) => l.msg)).toEqual(['i', 'w'])
     expect(logInChild(body, { TESSERA_LOG_LEVEL: 'loud' }).lines.map((l) => l.msg)).toEqual(['w'])
+  })
+
+  it('loadsPinoOnlyWhenALineAtItsLevelIsWritten', () => {
+    const loaded =
+      "const { cache } = (await import('node:module')).createRequire(import.meta.url)\nconst pinoLoaded = () => Object.keys(cache).some((file) => file.includes('/node_modules/pino/'))\n"
+    const { stdout, lines } = logInChild(
+      `${loaded}const child = logger.child({ scope: 'c' }); logger.info({}, 'i'); child.debug({}, 'd'); process.stdout.write(String(pinoLoaded())); child.warn({}, 'w'); process.stdout.write(' ' + String(pinoLoaded()))`,
+    )
+    expect(stdout).toBe('false true')
+    expect(lines).toMatchObject([{ msg: 'w', scope: 'c', level: 40 }])
   })
 
   it('redactsCredentialsUnderTheirUsualNamesAtTheTopAndOneLevelDown', () => {
