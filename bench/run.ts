@@ -1,15 +1,15 @@
 /**
- * `npm run bench`: Tessera against the ceiling (raw node:http) and optionally the peer (official SDK),
- * side by side in one run. Method and reference figures: bench/README.md.
+ * `npm run bench`: Tessera against the ceiling (raw node:http) and optionally the peers (the
+ * official SDK and mcp-use), side by side in one run. Method and reference figures: bench/README.md.
  *
  *   npm run bench
- *   npm run bench -- --peer                               # + the official SDK (installed on demand)
+ *   npm run bench -- --peer                               # + the official SDK and mcp-use (installed on demand)
  *   npm run bench -- --duration 10 --warmup 3 --reps 3 --connections 1,16,64
  *   npm run bench -- --cases tools-call,resources-read --servers raw,tessera
  *   npm run bench -- --generators wrk                     # HTTP cases with wrk only
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -20,23 +20,31 @@ import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { Latencies } from './latency.ts'
 import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB } from './machine.ts'
+import { ensurePeer, PEERS, peerVersions } from './peers.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
 import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const BENCH = join(ROOT, 'bench')
-const PEER_DIR = join(ROOT, '.tessera/bench-peer')
-const PEER_PACKAGES = ['@modelcontextprotocol/server@2.4.0', '@modelcontextprotocol/node@2.1.2', 'zod']
 const READY_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 3_000
 
-const SERVERS: Record<string, { file: string; about: string }> = {
+/**
+ * The servers. `web` is the same server as a fetch handler, which `--runtime bun` or `deno` serves
+ * on that runtime's own server (`servers/serve-web.ts`); a server without one runs on Node only.
+ */
+const SERVERS: Record<string, { file: string; about: string; web?: string }> = {
   raw: {
     file: 'bench/servers/raw.ts',
     about: 'node:http + JSON.parse/stringify of canned answers (ceiling)',
+    web: 'bench/servers/raw-web.ts',
   },
-  tessera: { file: 'bench/servers/tessera.ts', about: '@tessera/core listen()' },
+  tessera: {
+    file: 'bench/servers/tessera.ts',
+    about: '@tessera/core listen()',
+    web: 'bench/servers/tessera-web.ts',
+  },
   'tessera-no-otel': {
     file: 'bench/servers/tessera-no-otel.ts',
     about: 'the same, telemetry: false (the baseline of the instrumentation)',
@@ -48,6 +56,10 @@ const SERVERS: Record<string, { file: string; about: string }> = {
   official: {
     file: 'bench/servers/official.ts',
     about: '@modelcontextprotocol/server 2.4 createMcpHandler + node adapter (peer)',
+  },
+  'mcp-use': {
+    file: 'bench/servers/mcp-use.ts',
+    about: 'mcp-use 2.5 MCPServer.listen, request log and usage telemetry off (peer)',
   },
 }
 
@@ -67,6 +79,7 @@ function parseCli() {
         servers: { type: 'string', default: 'raw,tessera' },
         generators: { type: 'string' },
         peer: { type: 'boolean', default: false },
+        runtime: { type: 'string', default: 'node' },
         'no-pin': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -85,10 +98,12 @@ if (cli.help) {
   --connections LIST  concurrency levels (default 1,16,64)
   --cases LIST        HTTP cases from bench/requests/cases.json and scenarios from bench/scenarios.ts
                       (default: the ones marked default)
-  --servers LIST      raw, tessera, tessera-no-otel, tessera-otel-sdk, official (default raw,tessera)
+  --servers LIST      raw, tessera, tessera-no-otel, tessera-otel-sdk, official, mcp-use (default raw,tessera)
   --generators LIST   load generators of the HTTP cases: wrk, autocannon (default both; autocannon
                       alone when wrk is not installed: apt-get install wrk)
-  --peer              add the official SDK peer (installed into .tessera/bench-peer on demand)
+  --peer              add the peers: the official SDK and mcp-use (each installed into .tessera on demand)
+  --runtime R         node (default), or bun or deno: raw and tessera as fetch handlers on Bun.serve
+                      or Deno.serve (the devDependencies' binaries), raw being that runtime's ceiling
   --no-pin            do not pin the server to CPU 0 and the load generator to CPU 1`)
   process.exit(0)
 }
@@ -139,6 +154,7 @@ interface Measurement {
   median: Sample
   ratioToRaw?: number
   ratioToOfficial?: number
+  ratioToMcpUse?: number
 }
 
 // ---------------------------------------------------------------- helpers
@@ -172,40 +188,6 @@ const progress = (text: string) => {
   process.stdout.write(`\r${text.padEnd(width).slice(0, width)}\r`)
 }
 
-// ---------------------------------------------------------------- peer install
-
-function installedVersion(name: string): string | undefined {
-  try {
-    const file = join(PEER_DIR, 'node_modules', name, 'package.json')
-    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
-  } catch {
-    return undefined
-  }
-}
-
-/** Installs the official SDK peer into .tessera/bench-peer unless the pinned versions are there. */
-function ensurePeer(): void {
-  const upToDate = PEER_PACKAGES.every((spec) => {
-    const at = spec.lastIndexOf('@')
-    return at > 0
-      ? installedVersion(spec.slice(0, at)) === spec.slice(at + 1)
-      : installedVersion(spec) !== undefined
-  })
-  if (upToDate) return
-  console.log(`bench: installing the peer (${PEER_PACKAGES.join(' ')}) into ${relative(ROOT, PEER_DIR)} ...`)
-  mkdirSync(PEER_DIR, { recursive: true })
-  const pkg = join(PEER_DIR, 'package.json')
-  if (!existsSync(pkg)) writeFileSync(pkg, '{"name":"bench-peer","private":true,"type":"module"}\n')
-  const npmArgs = ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', PEER_DIR, ...PEER_PACKAGES]
-  const r = spawnSync('npm', npmArgs, { cwd: ROOT, stdio: 'inherit' })
-  if (r.status !== 0) throw new Fatal(`installing the peer failed (npm exit ${r.status})`)
-}
-
-function peerVersions(): Record<string, string | undefined> {
-  const names = ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'zod']
-  return Object.fromEntries(names.map((n) => [n, installedVersion(n)]))
-}
-
 // ---------------------------------------------------------------- servers
 
 interface Server {
@@ -215,13 +197,35 @@ interface Server {
   stderrTail: () => string
 }
 
-function startServer(name: string, pin: boolean): Promise<Server> {
+const RUNTIMES = ['node', 'bun', 'deno'] as const
+type Runtime = (typeof RUNTIMES)[number]
+
+/** How `name` starts on `runtime`: Node runs its file through tsx, Bun and Deno serve its fetch handler. */
+function serverCommand(name: string, runtime: Runtime): string[] {
   const def = SERVERS[name]!
-  const argv = [process.execPath, '--import', 'tsx', def.file]
-  const cmd = onServerCpu(argv, pin)
+  if (runtime === 'node') return [process.execPath, '--import', 'tsx', def.file]
+  if (def.web === undefined) throw new Fatal(`server ${name} runs on node only (it has no fetch handler)`)
+  const binary = join(ROOT, 'node_modules/.bin', runtime)
+  if (!existsSync(binary))
+    throw new Fatal(`${runtime} is not installed: run npm install (it is a devDependency)`)
+  const serve = join(ROOT, 'bench/servers/serve-web.ts')
+  if (runtime === 'bun') return [binary, serve]
+  return [binary, 'run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--allow-sys', serve]
+}
+
+function startServer(name: string, pin: boolean, runtime: Runtime): Promise<Server> {
+  const def = SERVERS[name]!
+  const cmd = onServerCpu(serverCommand(name, runtime), pin)
   const child = spawn(cmd[0]!, cmd.slice(1), {
     cwd: ROOT,
-    env: { ...process.env, ...compiledEnv(), PORT: '0', NODE_ENV: 'production', BENCH_PEER_DIR: PEER_DIR },
+    env: {
+      ...process.env,
+      ...compiledEnv(),
+      PORT: '0',
+      NODE_ENV: 'production',
+      ...(PEERS[name] ? { BENCH_PEER_DIR: PEERS[name].dir } : {}),
+      ...(def.web === undefined ? {} : { BENCH_HANDLER: join(ROOT, def.web) }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let tail = ''
@@ -438,12 +442,17 @@ async function main(): Promise<number> {
   const generators = wanted.filter((g) => g !== 'wrk' || wrkInstalled) as Generator[]
   if (generators.length === 0) throw new Fatal('no load generator left to run the HTTP cases with')
 
+  if (!(RUNTIMES as readonly string[]).includes(cli.runtime))
+    throw new Fatal(`--runtime ${cli.runtime}: one of ${RUNTIMES.join(', ')}`)
+  const runtime = cli.runtime as Runtime
   const serverNames = list(cli.servers)
-  if (cli.peer && !serverNames.includes('official')) serverNames.push('official')
+  if (cli.peer) for (const peer of Object.keys(PEERS)) if (!serverNames.includes(peer)) serverNames.push(peer)
   for (const s of serverNames) {
     if (!SERVERS[s]) throw new Fatal(`unknown server '${s}' (known: ${Object.keys(SERVERS).join(', ')})`)
   }
-  if (serverNames.includes('official')) ensurePeer()
+  for (const peer of Object.keys(PEERS)) {
+    if (serverNames.includes(peer) && !ensurePeer(peer)) throw new Fatal(`installing the peer ${peer} failed`)
+  }
 
   const pin = !cli['no-pin'] && canPin
   if (pin && !pinLoadGenerator()) throw new Fatal('taskset -a -cp 1 <pid> failed')
@@ -454,7 +463,7 @@ async function main(): Promise<number> {
   )
   const total = runs.length * connectionLevels.length * serverNames.length * (reps * duration + warmup)
   console.log(
-    `bench: ${serverNames.join(', ')} | ${caseNames.join(', ')} | c=${connectionLevels.join(',')} | ` +
+    `bench: ${serverNames.join(', ')}${runtime === 'node' ? '' : ` on ${runtime}`} | ${caseNames.join(', ')} | c=${connectionLevels.join(',')} | ` +
       `${warmup} s warm-up + ${duration} s x ${reps} | HTTP load: ${generators.join(', ')} | ` +
       `${pin ? 'server on CPU 0, load on CPU 1' : 'not pinned'} | ~${Math.ceil(total)} s of load`,
   )
@@ -466,7 +475,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', onSignal)
 
   try {
-    const started = await Promise.allSettled(serverNames.map((n) => startServer(n, pin)))
+    const started = await Promise.allSettled(serverNames.map((n) => startServer(n, pin, runtime)))
     for (const s of started) if (s.status === 'fulfilled') servers.push(s.value)
     const failedStart = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failedStart) throw failedStart.reason
@@ -537,9 +546,11 @@ async function main(): Promise<number> {
           }
         }
         const official = group.find((m) => m.server === 'official')
+        const mcpUse = group.find((m) => m.server === 'mcp-use')
         for (const m of group) {
           if (raw && raw.median.rate > 0) m.ratioToRaw = m.median.rate / raw.median.rate
           if (official && official.median.rate > 0) m.ratioToOfficial = m.median.rate / official.median.rate
+          if (mcpUse && mcpUse.median.rate > 0) m.ratioToMcpUse = m.median.rate / mcpUse.median.rate
         }
         measurements.push(...group)
 
@@ -558,6 +569,7 @@ async function main(): Promise<number> {
             ms(m.median.p99),
             ratio(m.ratioToRaw),
             ...(official ? [ratio(m.ratioToOfficial)] : []),
+            ...(mcpUse ? [ratio(m.ratioToMcpUse)] : []),
             mib(m.median.serverRss),
             pct(m.median.serverCpu),
             pct(m.median.loadCpu),
@@ -574,6 +586,7 @@ async function main(): Promise<number> {
               'p99 ms',
               'ratio',
               ...(official ? ['to SDK'] : []),
+              ...(mcpUse ? ['to mcp-use'] : []),
               'RSS MiB',
               'server CPU',
               'load CPU',
@@ -632,10 +645,11 @@ async function main(): Promise<number> {
             connections: connectionLevels,
             cases: caseNames,
             servers: serverNames,
+            runtime,
             generators,
           },
           servers: Object.fromEntries(serverNames.map((s) => [s, SERVERS[s]])),
-          peer: serverNames.includes('official') ? peerVersions() : undefined,
+          peers: peerVersions(serverNames),
           measurements,
         },
         null,

@@ -10,18 +10,21 @@
  * - `tessera`: Tessera with 50 tools, compiled (`node`, the way an installed package runs);
  * - `tsx`: the same file through tsx (how the workspace runs it);
  * - `demo`: the ops demo, compiled, restarted on the data folder its first start made (SQLite,
- *   its key file, pino), answering `service_status`.
+ *   its key file, pino), answering `service_status`;
+ * - with `--peer`, `official` and `mcp-use`: the same 50 tools on the official SDK and on mcp-use,
+ *   each run from the folder its peer is installed in (`bench/peers.ts`).
  *
  * Median and p90 of `--runs` runs (default 15), and each median over raw's; `--json FILE` writes
  * them.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { ensurePeer, PEERS } from './peers.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     tools: { type: 'string', default: '50' },
     servers: { type: 'string', default: 'raw,zod,tessera,tsx,demo' },
     json: { type: 'string' },
+    peer: { type: 'boolean', default: false },
   },
 })
 const RUNS = Number(values.runs)
@@ -121,7 +125,18 @@ const ALL_SERVERS: StartupServer[] = [
     call: firstCall('service_status', 'checkout'),
   },
 ]
-const wanted = values.servers.split(',')
+/** A peer's startup file, copied into the peer's folder so its imports reach the peer's packages. */
+function peerServer(id: 'official' | 'mcp-use', name: string): StartupServer {
+  if (!ensurePeer(id)) throw new Error(`installing the peer ${id} failed`)
+  const file = join(PEERS[id]!.dir, 'startup.mjs')
+  copyFileSync(join(ROOT, `bench/servers/startup-${id}.mjs`), file)
+  return { id, name, args: [file], ready: readyLine, call: toolCall }
+}
+if (values.peer) {
+  ALL_SERVERS.push(peerServer('official', `official SDK, ${values.tools} tools`))
+  ALL_SERVERS.push(peerServer('mcp-use', `mcp-use, ${values.tools} tools`))
+}
+const wanted = [...values.servers.split(','), ...(values.peer ? ['official', 'mcp-use'] : [])]
 for (const id of wanted) {
   if (!ALL_SERVERS.some((server) => server.id === id))
     throw new Error(`unknown server '${id}': one of ${ALL_SERVERS.map((s) => s.id).join(', ')}`)

@@ -6,47 +6,10 @@
  * Not a repo dependency: `bench/run.ts --peer` installs it into .tessera/bench-peer and passes that
  * folder as BENCH_PEER_DIR; every SDK module (and its zod) is loaded from there.
  */
-import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { CATALOGUE_TOOLS } from './catalogue.ts'
+import { peerImport, type ZodLike } from './peer-import.ts'
 
-const peerDir = process.env.BENCH_PEER_DIR
-if (!peerDir) throw new Error('BENCH_PEER_DIR is not set (run through `npm run bench -- --peer`)')
-
-/** import() a package as installed under BENCH_PEER_DIR, through its ESM `exports` entry. */
-async function peerImport<T>(name: string): Promise<T> {
-  const dir = join(peerDir!, 'node_modules', name)
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-    exports?: unknown
-    module?: string
-    main?: string
-  }
-  const root = (pkg.exports as Record<string, unknown> | undefined)?.['.'] ?? pkg.exports
-  const pick = (e: unknown): string | undefined => {
-    if (typeof e === 'string') return e
-    if (e && typeof e === 'object') {
-      const o = e as Record<string, unknown>
-      return pick(o.import) ?? pick(o.node) ?? pick(o.default)
-    }
-    return undefined
-  }
-  const entry = pick(root) ?? pkg.module ?? pkg.main ?? 'index.js'
-  return (await import(pathToFileURL(join(dir, entry)).href)) as T
-}
-
-interface ZodNumberLike {
-  int(): ZodNumberLike
-  min(n: number): ZodNumberLike
-  max(n: number): ZodNumberLike
-  optional(): unknown
-}
-interface ZodLike {
-  object(shape: Record<string, unknown>): unknown
-  string(): { min(n: number): unknown }
-  number(): ZodNumberLike
-}
 interface McpServerLike {
   registerTool(
     name: string,

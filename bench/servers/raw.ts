@@ -3,36 +3,16 @@
  * JSON.stringifies a canned result: the very result Tessera gives to the same request, so both
  * answer the same bytes. No MCP validation at all.
  */
-import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { fileURLToPath } from 'node:url'
-
-// Tessera's own results for the bench cases, captured by `npm run bench:answers`.
-const answersFile = fileURLToPath(new URL('../requests/answers.json', import.meta.url))
-const results = JSON.parse(readFileSync(answersFile, 'utf8')) as Record<string, unknown>
+import { cannedAnswer } from './canned-answers.ts'
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = []
   req.on('data', (c: Buffer) => chunks.push(c))
   req.on('end', () => {
-    let status = 200
-    let answer: unknown
-    try {
-      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string }
-      const result = msg.method === undefined ? undefined : results[msg.method]
-      if (result === undefined) {
-        status = 404
-        answer = { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32601, message: 'Method not found' } }
-      } else {
-        answer = { jsonrpc: '2.0', id: msg.id, result }
-      }
-    } catch {
-      status = 400
-      answer = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
-    }
-    const body = JSON.stringify(answer)
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
-    res.end(body)
+    const { status, text } = cannedAnswer(Buffer.concat(chunks).toString('utf8'))
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+    res.end(text)
   })
 })
 

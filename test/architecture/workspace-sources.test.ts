@@ -58,7 +58,8 @@ describe('workspace sources', () => {
         expect(web.length === 0 || web.length === WEB_CONDITIONS.length, `${dir} ${subpath}`).toBe(true)
         const node = 'node' in target ? ['node'] : []
         expect(Object.keys(target), `${dir} ${subpath}`).toEqual(['types', ...web, ...node, 'import'])
-        if (target.node !== undefined) expect(target.node, `${dir} ${subpath}`).toMatch(/^\.\/dist\/node\/[\w-]+\.js$/)
+        if (target.node !== undefined)
+          expect(target.node, `${dir} ${subpath}`).toMatch(/^\.\/dist\/node\/[\w-]+\.js$/)
         expect(target.types, `${dir} ${subpath}`).toBe(target.import!.replace(/\.js$/, '.d.ts'))
         expect(
           new Set(web.map((condition) => target[condition])).size,
