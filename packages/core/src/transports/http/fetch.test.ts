@@ -2,7 +2,9 @@
  * @module fetch.test
  * The web-standard face, `createFetchHandler`, on its own: another path is a 404 JSON error, the
  * header block is limited (431) and so is the body, whether declared (413 without reading it) or
- * streamed (413, and the stream is cancelled instead of read to its end), a Request built without
+ * streamed (413, and the stream is cancelled instead of read to its end); a body of declared
+ * length is read whole, keeps a byte order mark, is refused past the limit whatever it declared
+ * and answered 408 when it never arrives; a Request built without
  * `Host` is judged by the host of its URL, a body that cannot be read is a logged 500, bad
  * arguments throw when the handler is created, a stream whose client is gone ends, and a
  * Worker's `waitUntil` is handed the request's handling.
@@ -171,6 +173,45 @@ describe('routing and limits', () => {
     })
     expect(response.status).toBe(413)
     expect(state.pulled).toBe(false)
+  })
+})
+
+describe('a body of declared length', () => {
+  const declared = (body: string) => ({
+    body,
+    headers: { 'content-length': String(Buffer.byteLength(body)) },
+  })
+
+  it('isReadWholeAndAnswered', async () => {
+    const reply = await readReply(await post(handlerOf(), declared(LIST.body)))
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ id: 1, result: { tools: [{ name: 'noop' }] } })
+  })
+
+  it('keepsAByteOrderMarkAsTheNodeFaceDoesSoTheBodyIsNotJson', async () => {
+    const reply = await readReply(await post(handlerOf(), declared(`\uFEFF${LIST.body}`)))
+    expect(reply.status).toBe(400)
+    expect((reply.body?.error as { code?: number } | undefined)?.code).toBe(-32700)
+  })
+
+  it('isRefusedWhenMoreArrivesThanTheLimitWhateverItDeclared', async () => {
+    const body = JSON.stringify({ ...(JSON.parse(LIST.body) as Json), pad: ' '.repeat(5000) })
+    const reply = await readReply(
+      await post(handlerOf({ maxBodyBytes: 4096 }), { body, headers: { 'content-length': '10' } }),
+    )
+    expect(reply.status).toBe(413)
+  })
+
+  it('isAnswered408WhenItNeverArrives', async () => {
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'))
+      },
+    })
+    const reply = await readReply(
+      await post(handlerOf({ bodyTimeoutMs: 50 }), { body: stalled, headers: { 'content-length': '100' } }),
+    )
+    expect(reply.status).toBe(408)
   })
 })
 

@@ -114,19 +114,45 @@ function headerBytes(headers: Headers): number {
   return total
 }
 
+/**
+ * The body as text, at most `maxBodyBytes` of it, within `bodyTimeoutMs`. A body of declared
+ * length is read whole by the runtime (`arrayBuffer()`, native on Bun and Deno, where reading a
+ * `ReadableStream` chunk by chunk in JavaScript costs more than the rest of the request): HTTP/1.1
+ * framing ends a body at its `Content-Length` and HTTP/2 refuses a body that disagrees with it,
+ * so what is read is bounded by the declared length, which is checked first; the length read is
+ * checked again all the same. A body of unknown length is streamed, and cancelled as soon as it
+ * passes the limit.
+ */
 async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string> {
-  if (Number(request.headers.get('content-length')) > options.maxBodyBytes) throw bodyTooLarge()
-  if (request.body === null) return ''
-  const reader = request.body.getReader()
+  const declared = request.headers.get('content-length')
+  if (Number(declared) > options.maxBodyBytes) throw bodyTooLarge()
+  if (declared !== null) return readDeclared(request, options)
+  return request.body === null ? '' : readStreamed(request.body, options)
+}
+
+async function readDeclared(request: Request, options: ResolvedHttpOptions): Promise<string> {
+  const deadline = bodyDeadline(options)
+  const reading = request.arrayBuffer()
+  // A read that outlives its deadline settles unobserved.
+  reading.catch(() => {})
+  let bytes: ArrayBuffer
+  try {
+    bytes = await Promise.race([reading, deadline.expired])
+  } finally {
+    deadline.cancel()
+  }
+  if (bytes.byteLength > options.maxBodyBytes) throw bodyTooLarge()
+  return UTF8.decode(bytes)
+}
+
+async function readStreamed(body: ReadableStream<Uint8Array>, options: ResolvedHttpOptions): Promise<string> {
+  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  let cancelDeadline = (): void => {}
-  const deadline = new Promise<never>((_, reject) => {
-    cancelDeadline = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
-  })
+  const deadline = bodyDeadline(options)
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline])
+      const { done, value } = await Promise.race([reader.read(), deadline.expired])
       if (done) break
       size += value.byteLength
       if (size > options.maxBodyBytes) throw bodyTooLarge()
@@ -137,25 +163,36 @@ async function readBody(request: Request, options: ResolvedHttpOptions): Promise
     reader.cancel().catch(() => {})
     throw error
   } finally {
-    cancelDeadline()
+    deadline.cancel()
   }
   return utf8(chunks, size)
 }
 
+/** A promise that rejects with the body timeout's error after `bodyTimeoutMs`, unless cancelled. */
+function bodyDeadline(options: ResolvedHttpOptions): { expired: Promise<never>; cancel(): void } {
+  let cancel = (): void => {}
+  const expired = new Promise<never>((_, reject) => {
+    cancel = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
+  })
+  return { expired, cancel }
+}
+
 /**
- * The body's bytes as text, decoded whole so a character split across chunks stays one; a byte
- * order mark is kept, as the node:http face keeps it (JSON does not allow one there).
+ * UTF-8 that keeps a byte order mark, as the node:http face keeps it (JSON does not allow one
+ * there). Decoding without `stream` keeps no state between calls, so one decoder serves all.
  */
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true })
+
+/** The body's bytes as text, decoded whole so a character split across chunks stays one. */
 function utf8(chunks: readonly Uint8Array[], size: number): string {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
-  if (chunks.length === 1) return decoder.decode(chunks[0])
+  if (chunks.length === 1) return UTF8.decode(chunks[0])
   const whole = new Uint8Array(size)
   let at = 0
   for (const chunk of chunks) {
     whole.set(chunk, at)
     at += chunk.byteLength
   }
-  return decoder.decode(whole)
+  return UTF8.decode(whole)
 }
 
 /**
