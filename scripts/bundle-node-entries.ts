@@ -19,6 +19,8 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+/** Where a package's bundles go; every `node` entry names a file in it. */
+const OUT_DIR = 'dist/node'
 
 interface Manifest {
   name: string
@@ -40,8 +42,11 @@ function nodeEntries(manifest: Manifest): Array<{ from: string; to: string }> {
 async function bundlePackage(dir: string, manifest: Manifest): Promise<number> {
   const entries = nodeEntries(manifest)
   if (entries.length === 0) return 0
-  const outdir = join(dir, commonDir(entries.map((e) => e.to)))
+  const outdir = join(dir, OUT_DIR)
   for (const entry of entries) {
+    // The folder is emptied before each build: it holds bundles and nothing else.
+    if (!entry.to.startsWith(`./${OUT_DIR}/`))
+      throw new Error(`${manifest.name}: the node entry ${entry.to} is not under ./${OUT_DIR}/`)
     if (!existsSync(join(dir, entry.from)))
       throw new Error(`${manifest.name}: ${entry.from} is missing; run tsc -b first`)
   }
@@ -67,15 +72,6 @@ async function bundlePackage(dir: string, manifest: Manifest): Promise<number> {
     logLevel: 'warning',
   })
   return entries.length
-}
-
-/** The directory every bundled entry lives under (`./dist/node/index.js`… → `dist/node`). */
-function commonDir(paths: string[]): string {
-  const parts = paths.map((path) => dirname(path).split('/'))
-  const shared: string[] = []
-  for (let i = 0; parts.every((p) => p[i] !== undefined && p[i] === parts[0]![i]); i++)
-    shared.push(parts[0]![i]!)
-  return shared.join('/')
 }
 
 let bundled = 0
