@@ -107,39 +107,40 @@ function measureCall(): number {
   return medianRatio(results, generator) ?? fail('the run has no Tessera/raw ratio')
 }
 
+/** Runs a bench script that writes its rows with `--json FILE`, and returns those rows. */
+function runJsonBench<T>(what: string, script: string, args: string[]): T[] {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-guard-'))
+  const json = join(dir, 'rows.json')
+  try {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(BENCH, script), ...args, '--json', json],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    process.stdout.write(run.stdout)
+    if (run.status !== 0) fail(`the ${what} benchmark failed (exit ${run.status})`)
+    return JSON.parse(readFileSync(json, 'utf8')) as T[]
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 /** One run of the MRTR benchmark: the round trip's server CPU over the plain call's. */
 function measureRoundTrip(): number {
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-guard-'))
-  const json = join(dir, 'mrtr.json')
-  const mrtrArgs = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--generator', generator]
-  const script = join(BENCH, 'mrtr.ts')
-  const run = spawnSync(process.execPath, ['--import', 'tsx', script, ...mrtrArgs, '--json', json], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  process.stdout.write(run.stdout)
-  if (run.status !== 0) fail(`the MRTR benchmark failed (exit ${run.status})`)
-  const rows = JSON.parse(readFileSync(json, 'utf8')) as { load: string; cpuVsCall?: number }[]
-  rmSync(dir, { recursive: true, force: true })
+  const args = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--generator', generator]
+  const rows = runJsonBench<{ load: string; cpuVsCall?: number }>('MRTR', 'mrtr.ts', args)
   const ratio = rows.find((row) => row.load === 'MRTR round trip')?.cpuVsCall
   return typeof ratio === 'number' ? ratio : fail('the MRTR run has no CPU ratio (is /proc there?)')
 }
 
 /** One run of the startup benchmark: Tessera's median start to first answer over raw's. */
 function measureStartup(): number {
-  const dir = mkdtempSync(join(tmpdir(), 'tessera-guard-'))
-  const json = join(dir, 'startup.json')
-  const startupArgs = ['--servers', 'raw,tessera', '--runs', '15', '--json', json]
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH, 'startup.ts'), ...startupArgs], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  process.stdout.write(run.stdout)
-  if (run.status !== 0) fail(`the startup benchmark failed (exit ${run.status})`)
-  const rows = JSON.parse(readFileSync(json, 'utf8')) as { id: string; vsRaw: number }[]
-  rmSync(dir, { recursive: true, force: true })
+  const args = ['--servers', 'raw,tessera', '--runs', '15']
+  const rows = runJsonBench<{ id: string; vsRaw: number }>('startup', 'startup.ts', args)
   return rows.find((row) => row.id === 'tessera')?.vsRaw ?? fail('the startup run has no Tessera row')
 }
 

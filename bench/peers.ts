@@ -21,6 +21,14 @@ export const PEERS: Record<string, { dir: string; packages: string[] }> = {
   'mcp-use': { dir: join(ROOT, '.tessera/bench-mcp-use'), packages: ['mcp-use@2.5.2', 'zod'] },
 }
 
+/** `name@version` (or a bare `name`, any version): its name and the version it pins. */
+function parseSpec(spec: string): { name: string; version: string | undefined } {
+  const at = spec.lastIndexOf('@')
+  return at > 0
+    ? { name: spec.slice(0, at), version: spec.slice(at + 1) }
+    : { name: spec, version: undefined }
+}
+
 function installedVersion(dir: string, name: string): string | undefined {
   try {
     const file = join(dir, 'node_modules', name, 'package.json')
@@ -37,10 +45,9 @@ function installedVersion(dir: string, name: string): string | undefined {
 export function ensurePeer(name: string): boolean {
   const { dir, packages } = PEERS[name]!
   const upToDate = packages.every((spec) => {
-    const at = spec.lastIndexOf('@')
-    return at > 0
-      ? installedVersion(dir, spec.slice(0, at)) === spec.slice(at + 1)
-      : installedVersion(dir, spec) !== undefined
+    const { name: pkg, version } = parseSpec(spec)
+    const installed = installedVersion(dir, pkg)
+    return version === undefined ? installed !== undefined : installed === version
   })
   if (upToDate) return true
   console.log(`bench: installing the peer ${name} (${packages.join(' ')}) into ${relative(ROOT, dir)} ...`)
@@ -59,10 +66,8 @@ export function peerVersions(names: string[]): Record<string, Record<string, str
       .filter((name) => PEERS[name] !== undefined)
       .map((name) => {
         const { dir, packages } = PEERS[name]!
-        const installed = packages.map((spec) =>
-          spec.slice(0, spec.lastIndexOf('@') > 0 ? spec.lastIndexOf('@') : undefined),
-        )
-        return [name, Object.fromEntries(installed.map((pkg) => [pkg, installedVersion(dir, pkg)]))]
+        const names = packages.map((spec) => parseSpec(spec).name)
+        return [name, Object.fromEntries(names.map((pkg) => [pkg, installedVersion(dir, pkg)]))]
       }),
   )
 }

@@ -73,7 +73,10 @@ function listeningLine(line: string): string | undefined {
   const entry = JSON.parse(line) as { event?: string; url?: string }
   return entry.event === 'listening' ? entry.url : undefined
 }
-const DEMO_DATA = mkdtempSync(join(tmpdir(), 'tessera-startup-demo-'))
+// The demo's data folder, made only when the demo is measured.
+const DEMO_DATA = values.servers.split(',').includes('demo')
+  ? mkdtempSync(join(tmpdir(), 'tessera-startup-demo-'))
+  : undefined
 
 interface StartupServer {
   id: string
@@ -119,7 +122,7 @@ const ALL_SERVERS: StartupServer[] = [
   {
     id: 'demo',
     name: 'the ops demo, compiled',
-    args: ['examples/ops-catalogue/dist/main.js', '--port', '0', '--data', DEMO_DATA],
+    args: ['examples/ops-catalogue/dist/main.js', '--port', '0', '--data', DEMO_DATA ?? ''],
     ready: listeningLine,
     stderr: true,
     call: firstCall('service_status', 'checkout'),
@@ -180,7 +183,7 @@ try {
     for (const server of SERVERS) times.get(server.name)!.push(await once(server))
   }
 } finally {
-  rmSync(DEMO_DATA, { recursive: true, force: true })
+  if (DEMO_DATA !== undefined) rmSync(DEMO_DATA, { recursive: true, force: true })
 }
 
 const quantile = (sorted: number[], q: number) =>
