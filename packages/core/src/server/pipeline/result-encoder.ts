@@ -8,7 +8,7 @@
  * again.
  */
 import { SuccessStatus } from '../../errors.ts'
-import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc/message.ts'
 import type { ResponseReply } from '../../reply.ts'
 import { ENCODING_KEY, type KeyedResult, measuredEncoding } from '../encoding-key.ts'
 
@@ -31,15 +31,7 @@ export class ResultEncoder {
       json = this.#encode(result)
       if (key !== undefined) this.#byKey.set(key, json)
     }
-    const encoded = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`
-    return {
-      kind: 'response',
-      status: SuccessStatus.ok,
-      encoded,
-      get body() {
-        return JSON.parse(encoded) as { jsonrpc: '2.0'; id: JsonRpcId; result: JsonObject }
-      },
-    }
+    return new EncodedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`)
   }
 
   /** The result's JSON with `resultType` and the shared `_meta`. */
@@ -61,5 +53,22 @@ export class ResultEncoder {
     const out: JsonObject = { ...result, resultType: result.resultType ?? 'complete' }
     if (meta !== undefined) out._meta = own === undefined ? meta : { ...own, ...meta }
     return out
+  }
+}
+
+/**
+ * A complete answer already in its wire text; `body` parses it for the rare reader that wants the
+ * object. A class, not an object literal with a getter: a literal's getter gives every reply a
+ * hidden class of its own, which the old generation keeps (with the getter's closure and the text
+ * it holds) until a full collection, so every reply outlived the young generation and a loaded
+ * server spent its time in mark-compacts.
+ */
+class EncodedResponse implements ResponseReply {
+  readonly kind = 'response'
+  readonly status = SuccessStatus.ok
+  constructor(readonly encoded: string) {}
+
+  get body(): JsonRpcResponse {
+    return JSON.parse(this.encoded) as JsonRpcResponse
   }
 }
