@@ -12,6 +12,7 @@ import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
 import { INPUT_KEY_META, isLoggingLevel, MRTR_METHODS } from '../../protocol/modern/vocabulary.ts'
 import { type ResponseReply, success } from '../../reply.ts'
+import { withFields } from '../../with-fields.ts'
 import { requireScopes } from '../authorization.ts'
 import { type Catalogue, readScopes } from '../catalogue.ts'
 import type { Exchange } from '../exchange.ts'
@@ -139,7 +140,7 @@ async function withShim(call: MethodCall, spec: MethodSpec, session: SessionCont
   const { services } = call
   let params = call.params
   for (let round = 0; round <= services.maxRounds; round++) {
-    const result = await spec.run({ ...call, params })
+    const result = await spec.run(withFields(call, { params }))
     if (result.resultType !== 'input_required') return result
     const requests = (result.inputRequests ?? {}) as Record<string, InputRequest>
     const responses: JsonObject = {}
@@ -149,7 +150,7 @@ async function withShim(call: MethodCall, spec: MethodSpec, session: SessionCont
         askClient(session, key, request, call.exchange),
       )
     }
-    params = { ...call.params, inputResponses: responses, requestState: result.requestState }
+    params = withFields(call.params, { inputResponses: responses, requestState: result.requestState })
   }
   throw new TesseraError('TESSERA_INVALID_PARAMS', 'Invalid params: too many input rounds for one call.')
 }
@@ -165,10 +166,9 @@ async function askClient(
   exchange: Exchange,
 ): Promise<JsonObject> {
   const own = request.params as JsonObject | undefined
-  const params: JsonObject = {
-    ...own,
-    _meta: { ...(own?._meta as JsonObject | undefined), [INPUT_KEY_META]: key },
-  }
+  const params: JsonObject = withFields(own, {
+    _meta: withFields(own?._meta as JsonObject | undefined, { [INPUT_KEY_META]: key }),
+  })
   if (request.method === 'elicitation/create' && params.mode === 'url')
     params.elicitationId = globalThis.crypto.randomUUID()
   try {

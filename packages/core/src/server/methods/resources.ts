@@ -7,6 +7,7 @@
 import { TesseraError } from '../../errors.ts'
 import type { JsonObject, ResultObject } from '../../protocol/jsonrpc/message.ts'
 import type { ReadResourceResult } from '../../protocol/modern/results.ts'
+import { withFields } from '../../with-fields.ts'
 import { listed, requireScopes, scopedHint } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { AskSignal } from '../mrtr/ask-signal.ts'
@@ -66,7 +67,10 @@ export async function readResource(call: MethodCall): Promise<ResultObject> {
   if (result === undefined) throw notFound(uri)
   if ('resultType' in result) return result
   if (result.contents.length === 0) throw notFound(uri)
-  const read: ReadResourceResult & CacheHint = { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }
+  const read: ReadResourceResult & CacheHint = withFields(result, {
+    ttlMs: hint.ttlMs,
+    cacheScope: hint.cacheScope,
+  })
   return read
 }
 

@@ -12,6 +12,7 @@ import { capabilityDeclarations, declaresExtension } from '../../protocol/modern
 import { checkParamHeaders } from '../../protocol/modern/param-headers/index.ts'
 import type { CallToolResult } from '../../protocol/modern/results.ts'
 import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
+import { withFields } from '../../with-fields.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
 import { keyedResult, measuredEncoding } from '../encoding-key.ts'
@@ -270,9 +271,9 @@ function singleUseAnswers(tool: RegisteredTool) {
         text: 'Already accepted: this answer was acted on before; nothing was done twice.',
       }
       // Marked in _meta so a client that reads only structured output can tell a replay apart.
-      const _meta = { ...recorded?._meta, [REPLAYED_META]: true }
+      const _meta = withFields(recorded?._meta, { [REPLAYED_META]: true })
       if (recorded === undefined) return { content: [note], _meta }
-      return { ...recorded, content: [note, ...recorded.content], _meta }
+      return withFields(recorded, { content: [note, ...recorded.content], _meta })
     },
     onInProgress(): CallToolResult {
       return textResult('This answer is being acted on right now; nothing new was started.')

@@ -10,6 +10,7 @@
 import { SuccessStatus } from '../../errors.ts'
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc/message.ts'
 import type { ResponseReply } from '../../reply.ts'
+import { withFields } from '../../with-fields.ts'
 import { ENCODING_KEY, type KeyedResult, measuredEncoding } from '../encoding-key.ts'
 
 export class ResultEncoder {
@@ -50,9 +51,9 @@ export class ResultEncoder {
   #withMeta(result: JsonObject): JsonObject {
     const meta = this.#meta
     const own = result._meta as JsonObject | undefined
-    const out: JsonObject = { ...result, resultType: result.resultType ?? 'complete' }
-    if (meta !== undefined) out._meta = own === undefined ? meta : { ...own, ...meta }
-    return out
+    const resultType = result.resultType ?? 'complete'
+    if (meta === undefined) return withFields(result, { resultType })
+    return withFields(result, { resultType, _meta: own === undefined ? meta : withFields(own, meta) })
   }
 }
 

@@ -9,6 +9,7 @@ import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc/message.ts'
 import { declaresExtension } from '../../protocol/modern/capabilities.ts'
 import { MetaKey, TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import type { Reply, StreamSink } from '../../reply.ts'
+import { withFields } from '../../with-fields.ts'
 import { permits, requireScopes } from '../authorization.ts'
 import { readScopes } from '../catalogue.ts'
 import { clipped, type MethodCall } from '../methods/method-call.ts'
@@ -176,7 +177,11 @@ function deliver(call: MethodCall, filter: Filter, event: ServerEvent): string |
 
 function notification(method: string, id: JsonRpcId, params: JsonObject): JsonObject {
   const meta = params._meta as JsonObject | undefined
-  return { jsonrpc: '2.0', method, params: { ...params, _meta: { ...meta, [MetaKey.subscriptionId]: id } } }
+  return {
+    jsonrpc: '2.0',
+    method,
+    params: withFields(params, { _meta: withFields(meta, { [MetaKey.subscriptionId]: id }) }),
+  }
 }
 
 /** The result that ends a subscription when the server shuts down. */
