@@ -13,6 +13,7 @@ import type { Observer } from '../../observation/observer.ts'
 import type { JsonObject } from '../../protocol/jsonrpc/message.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import type { GuardOutcome } from '../../security/replay/guard.ts'
+import { withFields } from '../../with-fields.ts'
 import { type ContextInit, RequestContext } from '../context.ts'
 import type { Services } from '../services.ts'
 import {
@@ -106,12 +107,10 @@ function proceed<R>(
   const key = call.singleUse && round.nonce !== undefined ? idempotencyKeyOf(round.nonce) : undefined
   const starter = call.task?.start === 'handler' ? handlerStart(call.task, round, key) : undefined
   // Most calls neither start a task in the handler nor answer a single-use round: no copy for them.
-  let init: ContextInit = call.init
-  if (starter || key !== undefined) {
-    init = { ...call.init }
-    if (starter) init.startTask = starter.hook
-    if (key !== undefined) init.idempotencyKey = key
-  }
+  const init: ContextInit =
+    starter || key !== undefined
+      ? withFields(call.init, { startTask: starter?.hook, idempotencyKey: key })
+      : call.init
   const ctx = new RequestContext(init, round)
   return execute(call, ctx, round, binding, starter)
 }
