@@ -2,9 +2,10 @@
  * @module sqlite-connection
  * How every store of this package opens its database, so several stores (and several processes)
  * share one file: busy_timeout first, because switching to WAL needs a lock another process may
- * hold right now; then WAL; then the durability the store asks for. A store either opens its own
- * handle and closes it, or works on one it is given (`sqliteStores` hands one handle to all four)
- * and leaves it open. Table names are written into SQL, so they are checked here too.
+ * hold right now; then WAL (tried again while another process is switching); then the durability
+ * the store asks for. A store either opens its own handle and closes it, or works on one it is
+ * given (`sqliteStores` hands one handle to all four) and leaves it open. Table names are written
+ * into SQL, so they are checked here too.
  */
 import { nonNegativeInteger, type OptionNames } from '@tessera/core/ports'
 import Database from 'better-sqlite3'
@@ -68,12 +69,34 @@ export function openDatabase(
   const db = new Database(path)
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
-    db.pragma('journal_mode = WAL')
+    switchToWal(db, busyTimeoutMs)
     db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
     return db
   } catch (error) {
     db.close()
     throw error
+  }
+}
+
+/** Between two attempts to switch to WAL: the other process's switch takes a few milliseconds. */
+const WAL_RETRY_MS = 5
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * Switches to WAL. The switch needs the file to itself and SQLite does not wait for it (the busy
+ * handler is not called), so processes opening a new file at once would fail with SQLITE_BUSY:
+ * it is tried again until `busyTimeoutMs` has passed, blocking as the busy timeout itself does.
+ */
+function switchToWal(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error
+      Atomics.wait(pause, 0, 0, WAL_RETRY_MS)
+    }
   }
 }
 
