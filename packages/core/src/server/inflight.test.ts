@@ -2,7 +2,8 @@
  * @module inflight.test
  * The registry of requests running in this process: a cancel finds the request by scope and by
  * typed JSON-RPC id (7 and "7" are two requests), a second request with the same id replaces the
- * first, and a request that is done, or already cancelled, is found no more.
+ * first, and a request that is done, or already cancelled, is found no more. A request's signal is
+ * made when first read, and a cancel that came before that read still shows in it.
  */
 import { describe, expect, it } from 'vitest'
 import { InflightRequests } from './inflight.ts'
@@ -15,6 +16,28 @@ describe('InflightRequests', () => {
     expect(inflight.cancel('session-a', 1, [])).toBe(true)
     expect(flight.signal.aborted).toBe(true)
     expect((flight.signal.reason as Error).message).toBe('cancelled by the client')
+  })
+
+  it('showsACancelThatCameBeforeTheSignalWasRead', () => {
+    const inflight = new InflightRequests()
+    const flight = inflight.start('session-a', 1)
+    expect(inflight.cancel('session-a', 1, [])).toBe(true)
+    expect(flight.aborted).toBe(true)
+    expect(flight.signal.aborted).toBe(true)
+    expect((flight.signal.reason as Error).message).toBe('cancelled by the client')
+  })
+
+  it('givesTheSameSignalOnEveryReadAndAbortsItOnACancel', () => {
+    const inflight = new InflightRequests()
+    const flight = inflight.start('session-a', 1)
+    const signal = flight.signal
+    let aborts = 0
+    signal.addEventListener('abort', () => aborts++)
+    expect(flight.signal).toBe(signal)
+    expect(flight.aborted).toBe(false)
+    inflight.cancel('session-a', 1, [])
+    expect(aborts).toBe(1)
+    expect(flight.aborted).toBe(true)
   })
 
   it('keepsANumberIdAndTheSameDigitsAsAStringApart', () => {

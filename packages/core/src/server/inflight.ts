@@ -7,36 +7,27 @@
 import type { JsonRpcId } from '../protocol/jsonrpc/message.ts'
 
 export interface InflightRequest {
+  /** Aborts when the request is cancelled; made on first read. */
   readonly signal: AbortSignal
+  /** Whether the request was cancelled, without making its signal. */
+  readonly aborted: boolean
   /** The request ended: a later cancel finds nothing. */
   done(): void
-}
-
-interface Running {
-  controller: AbortController
-  /** What a canceller must hold: the scopes of the request's target. */
-  scopes: readonly string[]
 }
 
 const NO_SCOPES: readonly string[] = Object.freeze([])
 
 export class InflightRequests {
-  readonly #running = new Map<string, Running>()
+  readonly #running = new Map<string, Flight>()
 
   /**
    * Registers a request whose target needs `scopes`; a second request with the same id in the
    * scope replaces the first.
    */
   start(scope: string, id: JsonRpcId, scopes: readonly string[] = NO_SCOPES): InflightRequest {
-    const key = keyOf(scope, id)
-    const entry = { controller: new AbortController(), scopes }
-    this.#running.set(key, entry)
-    return {
-      signal: entry.controller.signal,
-      done: () => {
-        if (this.#running.get(key) === entry) this.#running.delete(key)
-      },
-    }
+    const flight = new Flight(this.#running, keyOf(scope, id), scopes)
+    this.#running.set(flight.key, flight)
+    return flight
   }
 
   /**
@@ -50,8 +41,52 @@ export class InflightRequests {
     if (entry === undefined) return false
     if (!entry.scopes.every((s) => granted?.includes(s))) return true
     this.#running.delete(key)
-    entry.controller.abort(new Error('cancelled by the client'))
+    entry.abort(new Error('cancelled by the client'))
     return true
+  }
+}
+
+/**
+ * One running request. Its AbortController is made only when its signal is read: most requests
+ * are never cancelled and never read it, and on Node 20 every AbortSignal has a hidden class of
+ * its own, so each one made per request outlived the young generation.
+ */
+class Flight implements InflightRequest {
+  readonly #running: Map<string, Flight>
+  #controller: AbortController | undefined
+  #reason: unknown
+  #aborted = false
+
+  constructor(
+    running: Map<string, Flight>,
+    readonly key: string,
+    /** What a canceller must hold: the scopes of the request's target. */
+    readonly scopes: readonly string[],
+  ) {
+    this.#running = running
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController()
+      if (this.#aborted) this.#controller.abort(this.#reason)
+    }
+    return this.#controller.signal
+  }
+
+  get aborted(): boolean {
+    return this.#aborted
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return
+    this.#aborted = true
+    this.#reason = reason
+    this.#controller?.abort(reason)
+  }
+
+  done(): void {
+    if (this.#running.get(this.key) === this) this.#running.delete(this.key)
   }
 }
 

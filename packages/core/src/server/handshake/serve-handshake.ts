@@ -45,7 +45,7 @@ export function serveHandshake(
   exchange: Exchange,
 ): Promise<ResponseReply> {
   // A call the client cancelled is not a server fault: nothing to log, and nothing will be sent.
-  const origin = { headers: exchange.headers, sessionId: session.record.id, cancelled: exchange.signal }
+  const origin = { headers: exchange.headers, sessionId: session.record.id, cancellable: exchange }
   return observedRequest(server.services, request, origin, async (watch) => {
     const result = await dispatch(server, request, session, exchange)
     watch.answered(undefined, result.isError === true)

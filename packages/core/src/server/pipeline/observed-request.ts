@@ -18,8 +18,11 @@ export interface RequestOrigin {
   readonly headers: HeaderView | undefined
   /** The handshake-era session it runs in: its errors then travel as that revision's codes. */
   readonly sessionId?: string
-  /** Aborted when the client cancelled: its failure is then no server fault and is not logged. */
-  readonly cancelled?: AbortSignal
+  /**
+   * The exchange whose signal aborts when the client cancelled: a failure is then no server fault
+   * and is not logged. Its signal is read only when the request fails.
+   */
+  readonly cancellable?: { readonly signal: AbortSignal }
 }
 
 /** Serves `request` with `serve` inside its watch; a failure becomes the error reply of its era. */
@@ -41,7 +44,7 @@ export async function observedRequest<R>(
     return await watch.run(() => serve(watch))
   } catch (error) {
     const failed = toTesseraError(error, (err) => {
-      if (origin.cancelled?.aborted !== true && observer.wants('failed'))
+      if (origin.cancellable?.signal.aborted !== true && observer.wants('failed'))
         observer.announce({ step: 'failed', method: request.method, error: err })
     })
     const inSession = origin.sessionId !== undefined
