@@ -14,7 +14,13 @@ import { randomId } from '../security/random.ts'
 import type { AuthInfo } from '../security/request-state/binding.ts'
 import type { ConnectionDoor, MessageWriter, ServerDoor, SessionDoor } from './door.ts'
 import type { Exchange } from './exchange.ts'
-import { InflightRequests } from './inflight.ts'
+import { FlightExchange, InflightRequests } from './inflight.ts'
+
+/**
+ * The signal of a request the connection hands to its session, which cancels it with a signal of
+ * its own and never reads this one: one for all, rather than an AbortController per request.
+ */
+const NEVER_ABORTED = new AbortController().signal
 
 /** What a connection needs of its server: the same door a transport uses. */
 export type ConnectionServer = Pick<ServerDoor, 'modern' | 'handshake' | 'logger' | 'modernVersions'>
@@ -76,14 +82,9 @@ export class MessageConnection implements ConnectionDoor {
   async #serveModern(request: JsonRpcRequest): Promise<void> {
     const flight = this.#inflight.start(this.#scope, request.id)
     let answered = false
-    const exchange: Exchange = {
-      headers: undefined,
-      auth: this.#auth,
-      signal: flight.signal,
-      send: (message) => {
-        if (!answered && !flight.signal.aborted) this.#write(message)
-      },
-    }
+    const exchange = new FlightExchange({ headers: undefined, auth: this.#auth }, flight, (message) => {
+      if (!answered) this.#write(message)
+    })
     let reply: Reply
     try {
       reply = await this.#server.modern(request, exchange)
@@ -94,7 +95,7 @@ export class MessageConnection implements ConnectionDoor {
     if (reply.kind === 'stream') return this.#openStream(reply, request.id, flight.signal)
     answered = true
     flight.done()
-    if (reply.kind === 'response' && !flight.signal.aborted) this.#write(encodeReply(reply))
+    if (reply.kind === 'response' && !flight.aborted) this.#write(encodeReply(reply))
   }
 
   #openStream(reply: Extract<Reply, { kind: 'stream' }>, id: JsonRpcId, signal: AbortSignal): void {
@@ -159,7 +160,7 @@ export class MessageConnection implements ConnectionDoor {
     const exchange: Exchange = {
       headers: undefined,
       auth: this.#auth,
-      signal: new AbortController().signal,
+      signal: NEVER_ABORTED,
       send: (message) => {
         if (!answered) this.#write(message)
       },

@@ -4,7 +4,8 @@
  * JSON-RPC id, so that `notifications/cancelled` can stop the one it names, when sent by a token
  * holding the scopes of what that request calls. An id is typed: 7 and "7" are different requests.
  */
-import type { JsonRpcId } from '../protocol/jsonrpc/message.ts'
+import type { JsonObject, JsonRpcId } from '../protocol/jsonrpc/message.ts'
+import type { Exchange } from './exchange.ts'
 
 export interface InflightRequest {
   /** Aborts when the request is cancelled; made on first read. */
@@ -92,4 +93,39 @@ class Flight implements InflightRequest {
 
 function keyOf(scope: string, id: JsonRpcId): string {
   return `${scope}\u0000${typeof id}:${id}`
+}
+
+/**
+ * The exchange of a running request whose cancellation is its signal (a handshake session's, a
+ * stdio connection's): the signal is made only when read, and nothing is sent once the request
+ * was cancelled. A class, so that its getter gives no request a hidden class of its own.
+ */
+export class FlightExchange implements Exchange {
+  readonly headers: Exchange['headers']
+  readonly auth: Exchange['auth']
+  readonly client: Exchange['client']
+  readonly closeStream: Exchange['closeStream']
+  readonly #flight: InflightRequest
+  readonly #deliver: (message: JsonObject) => void
+
+  constructor(
+    parts: Pick<Exchange, 'headers' | 'auth' | 'client' | 'closeStream'>,
+    flight: InflightRequest,
+    deliver: (message: JsonObject) => void,
+  ) {
+    this.headers = parts.headers
+    this.auth = parts.auth
+    this.client = parts.client
+    this.closeStream = parts.closeStream
+    this.#flight = flight
+    this.#deliver = deliver
+  }
+
+  get signal(): AbortSignal {
+    return this.#flight.signal
+  }
+
+  send(message: JsonObject): void {
+    if (!this.#flight.aborted) this.#deliver(message)
+  }
 }

@@ -18,7 +18,8 @@ import type { AuthInfo } from '../../security/request-state/binding.ts'
 import { targetScopes } from '../catalogue.ts'
 import type { SessionDoor, SessionSink } from '../door.ts'
 import type { Exchange } from '../exchange.ts'
-import type { InflightRequest, InflightRequests } from '../inflight.ts'
+import type { InflightRequests } from '../inflight.ts'
+import { FlightExchange } from '../inflight.ts'
 import type { ServerParts } from '../methods/method-call.ts'
 import type { OutboundRequests } from './outbound.ts'
 import { type SessionContext, serveHandshake } from './serve-handshake.ts'
@@ -68,7 +69,16 @@ export class Session implements SessionContext, SessionDoor {
     const scopes = targetScopes(this.#services.server.catalogue, request.method, request.params)
     const flight = this.#services.inflight.start(this.id, request.id, scopes)
     // In this era a disconnect is not a cancellation: the signal is the session's own.
-    const scoped = new SessionExchange(exchange, flight)
+    const scoped = new FlightExchange(
+      {
+        headers: exchange.headers,
+        auth: exchange.auth,
+        client: exchange.client,
+        closeStream: exchange.closeStream && (() => exchange.closeStream?.()),
+      },
+      flight,
+      (message) => exchange.send(message),
+    )
     this.#targetScopes.set(scoped, scopes)
     try {
       const reply = await serveHandshake(this.#services.server, request, this, scoped)
@@ -172,35 +182,4 @@ export class Session implements SessionContext, SessionDoor {
 /** The scopes a token holds, as the bus carries them to another instance. */
 function grantedOf(auth: AuthInfo | undefined): string[] {
   return auth?.scopes === undefined ? [] : [...auth.scopes]
-}
-
-/**
- * A request's exchange inside its session: the transport's, with the session's cancellation as
- * its signal, made only when read (a class, so that its getter gives no request a hidden class of
- * its own), and nothing sent once the request was cancelled.
- */
-class SessionExchange implements Exchange {
-  readonly headers: Exchange['headers']
-  readonly auth: Exchange['auth']
-  readonly client: Exchange['client']
-  readonly closeStream: Exchange['closeStream']
-  readonly #exchange: Exchange
-  readonly #flight: InflightRequest
-
-  constructor(exchange: Exchange, flight: InflightRequest) {
-    this.headers = exchange.headers
-    this.auth = exchange.auth
-    this.client = exchange.client
-    this.closeStream = exchange.closeStream && (() => exchange.closeStream?.())
-    this.#exchange = exchange
-    this.#flight = flight
-  }
-
-  get signal(): AbortSignal {
-    return this.#flight.signal
-  }
-
-  send(message: JsonObject): void {
-    if (!this.#flight.aborted) this.#exchange.send(message)
-  }
 }
