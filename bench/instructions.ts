@@ -8,9 +8,11 @@
  *
  *   npm run bench:instructions
  *   npm run bench:instructions -- --servers tessera-no-otel,tessera --cases tools-call --requests 2000
+ *   npm run bench:instructions -- --servers raw,tessera --keep /tmp/counts   (callgrind's files, for
+ *     callgrind_annotate: where the instructions went, builtin by builtin)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -31,6 +33,7 @@ const { values: cli } = parseArgs({
     cases: { type: 'string', default: 'tools-call' },
     requests: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '2000' },
+    keep: { type: 'string' },
   },
 })
 
@@ -132,6 +135,14 @@ function control(pid: number, ...args: string[]): void {
   if (r.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${r.stderr}`)
 }
 
+/** Copies callgrind's dumps of one count (`out.1`, …) to `into`, named after server and case. */
+function keepDumps(dir: string, into: string, label: string): void {
+  mkdirSync(into, { recursive: true })
+  for (const file of readdirSync(dir).filter((f) => f !== 'out')) {
+    copyFileSync(join(dir, file), join(into, `callgrind.${label}.${file.replace(/^out\.?/, '')}`))
+  }
+}
+
 async function count(server: string, c: HttpCase, requests: number, warmup: number): Promise<number> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tessera-callgrind-'))
   const outFile = join(dir, 'out')
@@ -144,6 +155,7 @@ async function count(server: string, c: HttpCase, requests: number, warmup: numb
     const dumps = spawnSync('sh', ['-c', `cat ${outFile}.*`], { encoding: 'utf8' }).stdout
     const total = /^summary: (\d+)$/m.exec(dumps)
     if (total === null) throw new Error(`no callgrind summary for ${server}`)
+    if (cli.keep !== undefined) keepDumps(dir, cli.keep, `${server}.${c.name}`)
     return Number(total[1]) / requests
   } finally {
     child.kill('SIGKILL')

@@ -43,7 +43,7 @@ function layerOf(coreRelative: string): string {
 }
 
 /** Root files every layer may import; they import nothing of Tessera themselves. */
-const LEAVES = ['errors.ts', 'option-checks.ts', 'with-fields.ts']
+const LEAVES = ['errors.ts', 'option-checks.ts', 'string-verdicts.ts', 'with-fields.ts']
 /** The replies every layer builds from the error table: over the table and protocol's shapes only. */
 const REPLY = 'reply.ts'
 

@@ -123,6 +123,14 @@ describe('parseMessage', () => {
     expect(parseMessage(text, { maxDepth: 11 }).ok).toBe(false)
   })
 
+  it('acceptsAWideShallowMessageWhoseBracketsOutnumberTheLimit', () => {
+    const siblings = Array.from({ length: 200 }, () => '{"b":[]}').join(',')
+    const text = `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[${siblings}],"s":"${'{['.repeat(100)}"}}`
+    // The message, params, a, each sibling, b: five levels.
+    expect(parseMessage(text, { maxDepth: 5 }).ok).toBe(true)
+    expect(parseMessage(text, { maxDepth: 4 }).ok).toBe(false)
+  })
+
   it('measuresAHostileDepthWithoutOverflowingTheStack', () => {
     const depth = 100_000
     const text = `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`

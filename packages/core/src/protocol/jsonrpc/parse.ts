@@ -29,7 +29,8 @@ export function parseMessage(text: string, limits?: ParseLimits): ParseOutcome {
     const at = locateJsonError(text)
     return fault('TESSERA_PARSE_ERROR', `Parse error: invalid JSON at line ${at.line}, column ${at.column}.`)
   }
-  if (exceedsDepth(value, limits?.maxDepth ?? DEFAULT_MAX_DEPTH)) {
+  const maxDepth = limits?.maxDepth ?? DEFAULT_MAX_DEPTH
+  if (mayBeDeeperThan(text, maxDepth) && exceedsDepth(value, maxDepth)) {
     return fault('TESSERA_INVALID_REQUEST', 'Invalid request: the message is nested too deeply.')
   }
   return readMessage(value)
@@ -98,6 +99,24 @@ function fault(code: TesseraErrorCode, message: string, id?: JsonRpcId): ParseOu
  * Recursive, but it stops one level past the limit, so a hostile document cannot take it deeper
  * than `maxDepth + 1` frames; no allocation on the way.
  */
+/**
+ * Whether `text` has more opening brackets than `maxDepth`. Every level of nesting opens with one,
+ * so a text with no more than that cannot nest deeper, and the walk over the parsed value (a keyed
+ * read of every property) is left for the texts that might. Brackets inside strings count too,
+ * which only sends a text to the walk.
+ */
+function mayBeDeeperThan(text: string, maxDepth: number): boolean {
+  let opened = 0
+  for (const bracket of BRACKETS) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++opened > maxDepth) return true
+    }
+  }
+  return false
+}
+
+const BRACKETS = ['{', '['] as const
+
 function exceedsDepth(node: unknown, maxDepth: number, depth = 1): boolean {
   if (typeof node !== 'object' || node === null) return false
   if (depth > maxDepth) return true

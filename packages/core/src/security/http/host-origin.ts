@@ -7,6 +7,7 @@
  * the other refuses.
  */
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
+import { StringVerdicts } from '../../string-verdicts.ts'
 
 export interface HostPolicy {
   /** Allowed host names (no port), lowercase; undefined = any host. */
@@ -109,17 +110,13 @@ export function readHost(headers: HeaderView): HostReading {
  * host and an optional port, exactly: `[::1]evil.example` and `localhost:evil` are not.
  */
 export function hostnameOf(host: string): string | undefined {
-  const known = hostnames.get(host)
-  if (known !== undefined) return known === null ? undefined : known
-  const name = parseHostname(host)
-  if (hostnames.size < MAX_REMEMBERED_HOSTS) hostnames.set(host, name ?? null)
-  return name
+  return hostnames.of(host)
 }
 
 // A server is reached under a few Host values, sent on every request: their verdicts are kept,
 // and no more of them than this, whatever a client invents.
 const MAX_REMEMBERED_HOSTS = 256
-const hostnames = new Map<string, string | null>()
+const hostnames = new StringVerdicts(MAX_REMEMBERED_HOSTS, parseHostname)
 
 function parseHostname(host: string): string | undefined {
   const match = HOST.exec(host.trim().toLowerCase())

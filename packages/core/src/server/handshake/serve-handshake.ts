@@ -90,6 +90,7 @@ async function dispatch(
     meta: metaOf(session.record, params),
     era: 'handshake',
     exchange,
+    measured: undefined,
   }
   const { limiter } = server.services
   if (limiter.active) await limiter.admit(request.method, exchange)

@@ -1,24 +1,32 @@
 /**
  * @module result-size
- * The size of a result on the wire, in bytes of its JSON, measured once: the JSON it measured is
- * kept for the result's encoder, so a result within its budget is not encoded twice.
+ * The size of a result on the wire, in bytes of its JSON, measured once: the call keeps the JSON
+ * it measured, so a result within its budget is not encoded again to be sent or recorded.
  */
-import { rememberEncoding } from '../encoding-key.ts'
 
-/**
- * The UTF-8 size of `result`'s JSON when it is larger than `maxBytes`; undefined when it fits (its
- * JSON is then kept for the encoder).
- */
-export function oversize(result: object, maxBytes: number): number | undefined {
-  const json = JSON.stringify(result)
+/** A result and the JSON it was measured with, kept by the call that measured it. */
+export interface MeasuredResult {
+  readonly result: object
+  readonly json: string
+}
+
+/** The UTF-8 size of `json` when it is larger than `maxBytes`; undefined when it fits. */
+export function oversize(json: string, maxBytes: number): number | undefined {
   // A UTF-16 code unit is one to three bytes of UTF-8: the exact count only where it decides.
   if (json.length > maxBytes) return utf8Length(json)
   if (json.length * 3 > maxBytes) {
     const bytes = utf8Length(json)
     if (bytes > maxBytes) return bytes
   }
-  rememberEncoding(result, json)
   return undefined
+}
+
+/**
+ * `result`'s JSON: the text it was measured with when `measured` is of this very object (a copy,
+ * or another result, is encoded afresh).
+ */
+export function encodingOf(result: object, measured: MeasuredResult | undefined): string {
+  return measured !== undefined && measured.result === result ? measured.json : JSON.stringify(result)
 }
 
 function utf8Length(text: string): number {

@@ -8,6 +8,7 @@ import type { RequestMeta } from '../../protocol/modern/request-meta.ts'
 import type { Catalogue } from '../catalogue.ts'
 import type { ContextInit, Era } from '../context.ts'
 import type { Exchange } from '../exchange.ts'
+import type { MeasuredResult } from '../limits/result-size.ts'
 import type { Services } from '../services.ts'
 
 export interface MethodCall {
@@ -19,6 +20,12 @@ export interface MethodCall {
   readonly meta: RequestMeta
   readonly era: Era
   readonly exchange: Exchange
+  /**
+   * The result whose size this call checked, with its JSON: sending or recording that result
+   * reuses the text. Cheaper than keeping it by the result in a `WeakMap`, which costs a `tools/call`
+   * as much as encoding a small result does.
+   */
+  measured?: MeasuredResult | undefined
 }
 
 export type MethodImpl = (call: MethodCall) => Promise<ResultObject> | ResultObject

@@ -23,6 +23,10 @@ function serve() {
   app.tool('bad-block', { description: 'Unknown block' }, () => ({
     content: [loose({ type: 'video', url: 'x' })],
   }))
+  // A promise of another library (or realm): awaited as `await` would, not taken for a result.
+  app.tool('thenable', { description: 'Thenable' }, () =>
+    loose<string>({ then: (settle: (value: unknown) => void) => settle('settled later') }),
+  )
   app.tool('throws', { description: 'Throws' }, () => {
     throw new Error('database password is hunter2')
   })
@@ -43,6 +47,13 @@ describe('tool results', () => {
   it('sendsTextAsOneTextBlock', async () => {
     const { client } = serve()
     expect(resultOf(await client.callTool('text')).content).toEqual([{ type: 'text', text: 'plain words' }])
+  })
+
+  it('awaitsAThenableThatIsNotANativePromise', async () => {
+    const { client } = serve()
+    expect(resultOf(await client.callTool('thenable')).content).toEqual([
+      { type: 'text', text: 'settled later' },
+    ])
   })
 
   it('turnsAResultWithoutContentIntoAFailureThatNamesTheTool', async () => {

@@ -15,11 +15,11 @@ import { TASKS_EXTENSION } from '../../protocol/modern/vocabulary.ts'
 import { withFields } from '../../with-fields.ts'
 import { listed, requireScopes } from '../authorization.ts'
 import type { RequestContext } from '../context.ts'
-import { keyedResult, measuredEncoding } from '../encoding-key.ts'
+import { keyedResult } from '../encoding-key.ts'
 import { missingExtension } from '../extensions/missing-extension.ts'
 import { argumentShapeFault } from '../limits/argument-shape.ts'
 import { withDeadline } from '../limits/deadline.ts'
-import { oversize } from '../limits/result-size.ts'
+import { encodingOf, oversize } from '../limits/result-size.ts'
 import { type InputRequiredWire, runInteractive } from '../mrtr/interactive.ts'
 import { pageResult, paginate } from '../pagination.ts'
 import type { RegisteredTool } from '../registry/tools.ts'
@@ -46,15 +46,26 @@ export function listTools({ catalogue, params, exchange, meta }: MethodCall): Js
   return items === shown && page.start === 0 ? keyedResult(result, shown) : result
 }
 
-export async function callTool(call: MethodCall): Promise<ResultObject> {
+/**
+ * `tools/call`. Not an async function: what it refuses before the handler runs is thrown from
+ * here (its callers await it, so a throw reaches them as a rejection would), and the call's
+ * promise is the run's own rather than one more around it.
+ */
+export function callTool(call: MethodCall): Promise<ResultObject> {
   const { catalogue, services, params, exchange } = call
   const name = params.name
   if (typeof name !== 'string') invalidParams('name must be a string.')
   const tool = catalogue.tools.get(name)
   if (tool === undefined || !catalogue.tools.offers(tool, call.meta.clientCapabilities))
     invalidParams(`unknown tool '${clipped(name)}'.`, { name: clipped(name) })
-  requireScopes(tool.scopes, exchange.auth, `Tool '${tool.name}'`)
-  if (tool.rateLimit !== undefined) await services.limiter.admitTool(tool.name, tool.rateLimit, exchange)
+  requireScopes(tool.scopes, exchange.auth, tool.label)
+  if (tool.rateLimit === undefined) return callAdmitted(call, tool)
+  return services.limiter.admitTool(tool.name, tool.rateLimit, exchange).then(() => callAdmitted(call, tool))
+}
+
+/** A call its rate limit admitted: its mirrored headers and its arguments checked, then run. */
+function callAdmitted(call: MethodCall, tool: RegisteredTool): Promise<ResultObject> {
+  const { services, params, exchange } = call
   if (exchange.headers !== undefined && call.era === 'modern' && tool.mirror.length > 0) {
     const fault = checkParamHeaders(tool.mirror, params.arguments, exchange.headers)
     if (fault) throw new TesseraError('TESSERA_HEADER_MISMATCH', fault.message)
@@ -68,25 +79,23 @@ export async function callTool(call: MethodCall): Promise<ResultObject> {
   if (tool.trace.arguments && observer.wants('traced-value'))
     observer.announce({ step: 'traced-value', key: 'arguments', value: args })
   const { timeoutMs } = tool.limits
-  const result = await withDeadline(
+  const running = withDeadline(
     timeoutMs,
-    `Tool '${tool.name}'`,
+    tool.label,
     (deadline) => runTool(call, tool, args, deadline),
     () =>
       services.logger.warn(
         { event: 'tool_deadline', tool: tool.name, timeoutMs },
-        `Tool '${tool.name}' did not finish within ${timeoutMs} ms: its signal is aborted`,
+        `${tool.label} did not finish within ${timeoutMs} ms: its signal is aborted`,
       ),
   )
-  // Only a result answered here: a question carries its requestState, a task its result later.
-  if (
-    tool.trace.result &&
-    (result as InputRequiredWire).resultType === undefined &&
-    observer.wants('traced-value')
-  ) {
-    observer.announce({ step: 'traced-value', key: 'result', value: result })
-  }
-  return result
+  if (!tool.trace.result) return running
+  return running.then((result) => {
+    // Only a result answered here: a question carries its requestState, a task its result later.
+    if ((result as InputRequiredWire).resultType === undefined && observer.wants('traced-value'))
+      observer.announce({ step: 'traced-value', key: 'result', value: result })
+    return result
+  })
 }
 
 /** The call run (under the guard for a single-use tool); a failure of the handler is a tool error. */
@@ -105,11 +114,11 @@ async function runTool(
       method: 'tools/call',
       params,
       init,
-      target: `Tool '${tool.name}'`,
+      target: tool.label,
       singleUse: tool.singleUse ? singleUseAnswers(tool) : undefined,
       onRefusal: () => refusalResult(),
-      describe: (r) => measuredEncoding(r) ?? JSON.stringify(r),
-      invoke: (ctx) => invoke(services.logger, tool, args, ctx),
+      describe: (r) => encodingOf(r, call.measured),
+      invoke: (ctx) => invoke(services.logger, tool, args, ctx, call),
       task: taskLaunch(call, tool, args),
     })
   } catch (error) {
@@ -134,7 +143,7 @@ function taskLaunch(
   if (task === undefined || call.era !== 'modern') return undefined
   if (!declaresExtension(call.meta.clientCapabilities, TASKS_EXTENSION)) {
     if (task.support === 'required')
-      throw missingExtension(TASKS_EXTENSION, `Tool '${tool.name}' runs only as a task`)
+      throw missingExtension(TASKS_EXTENSION, `${tool.label} runs only as a task`)
     return undefined
   }
   if (task.when !== undefined && !task.when(args)) return undefined
@@ -171,8 +180,8 @@ function taskLaunch(
 /** What a task of `tool` runs: its handler on `args`, failures and refusals as tool results. */
 export function toolTaskBody(logger: Logger, tool: RegisteredTool, args: Record<string, unknown>): TaskBody {
   return {
-    target: `Tool '${tool.name}'`,
-    run: (ctx) => invoke(logger, tool, args, ctx),
+    target: tool.label,
+    run: async (ctx) => invoke(logger, tool, args, ctx),
     failure: (error, signal) => failure(logger, tool, error, signal),
     refusal: () => refusalResult(),
   }
@@ -193,37 +202,65 @@ function validateArguments(tool: RegisteredTool, raw: unknown): Record<string, u
   return checked.value as Record<string, unknown>
 }
 
-async function invoke(
+/**
+ * The handler's result, checked. A handler that answers at once is not awaited: its result is
+ * checked in the same turn (what it throws, thrown from here, still reaches the caller's `await`
+ * as a rejection would). `call`, when given, keeps the JSON the result was measured with.
+ */
+function invoke(
   logger: Logger,
   tool: RegisteredTool,
   args: Record<string, unknown>,
   ctx: RequestContext,
-): Promise<CallToolResult> {
-  const out = await tool.handler(args, ctx)
-  if (typeof out === 'string') return withinBudget(logger, tool, checkOutput(logger, tool, textResult(out)))
+  call?: MethodCall,
+): CallToolResult | Promise<CallToolResult> {
+  const out = tool.handler(args, ctx)
+  // Any thenable is awaited, as `await` would: not only this realm's promises.
+  if (typeof (out as PromiseLike<unknown> | undefined)?.then === 'function')
+    return Promise.resolve(out).then((settled) => checked(logger, tool, settled, call))
+  return checked(logger, tool, out, call)
+}
+
+function checked(
+  logger: Logger,
+  tool: RegisteredTool,
+  out: unknown,
+  call: MethodCall | undefined,
+): CallToolResult {
+  if (typeof out === 'string')
+    return withinBudget(logger, tool, checkOutput(logger, tool, textResult(out)), call)
   const fault = toolResultFault(out)
   // The tool ran: a bad result is recorded as a failure (a single-use key stays consumed).
   if (fault !== undefined) return reportInvalid(logger, tool, `returned an invalid result: ${fault}`)
-  return withinBudget(logger, tool, checkOutput(logger, tool, out as CallToolResult))
+  return withinBudget(logger, tool, checkOutput(logger, tool, out as CallToolResult), call)
 }
 
 /**
  * `out`, or a tool error when its JSON is larger than the tool's `limits.resultBytes`: the tool
  * ran, so a single-use record keeps that error as the outcome.
  */
-function withinBudget(logger: Logger, tool: RegisteredTool, out: CallToolResult): CallToolResult {
+function withinBudget(
+  logger: Logger,
+  tool: RegisteredTool,
+  out: CallToolResult,
+  call: MethodCall | undefined,
+): CallToolResult {
   const { resultBytes } = tool.limits
-  const bytes = oversize(out, resultBytes)
-  if (bytes === undefined) return out
+  const json = JSON.stringify(out)
+  const bytes = oversize(json, resultBytes)
+  if (bytes === undefined) {
+    if (call !== undefined) call.measured = { result: out, json }
+    return out
+  }
   logger.error(
     { event: 'tool_result_too_large', tool: tool.name, bytes, limit: resultBytes },
-    `Tool '${tool.name}' returned ${bytes} bytes, more than its limit of ${resultBytes}`,
+    `${tool.label} returned ${bytes} bytes, more than its limit of ${resultBytes}`,
   )
   return {
     content: [
       {
         type: 'text',
-        text: `Tool '${tool.name}' produced a result too large to send (${bytes} bytes; the limit is ${resultBytes}).`,
+        text: `${tool.label} produced a result too large to send (${bytes} bytes; the limit is ${resultBytes}).`,
       },
     ],
     isError: true,
@@ -246,9 +283,9 @@ function checkOutput(logger: Logger, tool: RegisteredTool, out: CallToolResult):
 }
 
 function reportInvalid(logger: Logger, tool: RegisteredTool, problem: string): CallToolResult {
-  logger.error({ event: 'tool_result_invalid', tool: tool.name }, `Tool '${tool.name}' ${problem}`)
+  logger.error({ event: 'tool_result_invalid', tool: tool.name }, `${tool.label} ${problem}`)
   return {
-    content: [{ type: 'text', text: `Tool '${tool.name}' produced an invalid result.` }],
+    content: [{ type: 'text', text: `${tool.label} produced an invalid result.` }],
     isError: true,
   }
 }
@@ -256,9 +293,9 @@ function reportInvalid(logger: Logger, tool: RegisteredTool, problem: string): C
 function failure(logger: Logger, tool: RegisteredTool, error: unknown, signal: AbortSignal): CallToolResult {
   if (error instanceof ToolError) return { content: [{ type: 'text', text: error.message }], isError: true }
   if (!signal.aborted) {
-    logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `Tool '${tool.name}' threw`)
+    logger.error({ event: 'tool_failed', tool: tool.name, err: error }, `${tool.label} threw`)
   }
-  return { content: [{ type: 'text', text: `Tool '${tool.name}' failed.` }], isError: true }
+  return { content: [{ type: 'text', text: `${tool.label} failed.` }], isError: true }
 }
 
 function singleUseAnswers(tool: RegisteredTool) {

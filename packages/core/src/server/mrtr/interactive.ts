@@ -43,8 +43,8 @@ export interface InteractiveCall<R> {
   singleUse?: { what: string; onDuplicate(outcome: string): R; onInProgress(): R }
   /** The result that ends a call whose question was refused (decline or cancel). */
   onRefusal(): R
-  /** Runs the handler; an ask throws `AskSignal`. */
-  invoke(ctx: RequestContext): Promise<R>
+  /** Runs the handler; an ask throws `AskSignal`. A handler that answers at once may answer so. */
+  invoke(ctx: RequestContext): R | Promise<R>
   /** Turns a result into the outcome text a single-use record keeps. */
   describe?(result: R): string
   /** Present when this call runs as a task (the tool allows it, the client declared the extension). */
@@ -130,7 +130,9 @@ function execute<R>(
     let out: R
     try {
       const invoke = () => call.invoke(ctx)
-      out = await call.services.observer.phase('handler', () => (starter ? starter.race(invoke()) : invoke()))
+      out = await call.services.observer.phase('handler', () =>
+        starter ? starter.race(promised(invoke)) : invoke(),
+      )
     } catch (error) {
       if (!(error instanceof AskSignal)) throw error
       round.pendingAsk = undefined
@@ -144,6 +146,15 @@ function execute<R>(
   const single = call.singleUse
   if (!single || round.nonce === undefined) return once()
   return guarded(call, single, round, round.nonce, once)
+}
+
+/** What `work` returns or throws, as a promise. */
+function promised<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(work())
+  } catch (error) {
+    return Promise.reject(error)
+  }
 }
 
 /** The round answered under the single-use guard: claimed once, its outcome replayed to every copy. */

@@ -74,13 +74,14 @@ async function dispatch(
     meta,
     era: 'modern',
     exchange,
+    measured: undefined,
   }
   const { limiter } = server.services
   if (limiter.active) await limiter.admit(request.method, exchange)
   if (request.method === 'subscriptions/listen') return await subscriptionsListen(call)
   const result = await spec.run(call)
   watch.answered(result.resultType as string | undefined, result.isError === true)
-  return server.encoder.complete(request.id, result)
+  return server.encoder.complete(request.id, result, call.measured)
 }
 
 function headerFault(fault: { message: string } | undefined): void {

@@ -26,6 +26,17 @@ describe('ResultEncoder', () => {
     })
   })
 
+  it('sendsTheJsonItsCallMeasuredOnlyForThatVeryResult', () => {
+    const encoder = new ResultEncoder(undefined)
+    const result = { content: [{ type: 'text', text: 'ok' }] }
+    // A measured text that differs from the object shows which one was sent.
+    const measured = { result, json: '{"content":[{"type":"text","text":"measured"}]}' }
+    expect(encoder.complete(1, result, measured).encoded).toBe(
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"measured"}],"resultType":"complete"}}',
+    )
+    expect(encoder.complete(1, { ...result }, measured).encoded).toContain('"text":"ok"')
+  })
+
   it('everyCompleteReplySharesOneHiddenClass', () => {
     const encoder = new ResultEncoder(META)
     const first = encoder.complete(1, { content: [] })

@@ -11,7 +11,8 @@ import { SuccessStatus } from '../../errors.ts'
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from '../../protocol/jsonrpc/message.ts'
 import type { ResponseReply } from '../../reply.ts'
 import { withFields } from '../../with-fields.ts'
-import { ENCODING_KEY, type KeyedResult, measuredEncoding } from '../encoding-key.ts'
+import { ENCODING_KEY, type KeyedResult } from '../encoding-key.ts'
+import { encodingOf, type MeasuredResult } from '../limits/result-size.ts'
 
 export class ResultEncoder {
   /** `{ "io.modelcontextprotocol/serverInfo": info }`, shared by every result; undefined when off. */
@@ -24,22 +25,27 @@ export class ResultEncoder {
     this.#metaJson = meta && JSON.stringify(meta)
   }
 
-  /** The response carrying `result` as the complete answer to request `id`. */
-  complete(id: JsonRpcId, result: JsonObject): ResponseReply {
+  /**
+   * The response carrying `result` as the complete answer to request `id`; `measured`, the JSON
+   * its call measured, when it did.
+   */
+  complete(id: JsonRpcId, result: JsonObject, measured?: MeasuredResult): ResponseReply {
     const key = (result as KeyedResult)[ENCODING_KEY]
     let json = key === undefined ? undefined : this.#byKey.get(key)
     if (json === undefined) {
-      json = this.#encode(result)
+      json = this.#encode(result, measured)
       if (key !== undefined) this.#byKey.set(key, json)
     }
-    return new EncodedResponse(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`)
+    // An id is a safe integer or a string: the integer's JSON is its decimal text.
+    const idJson = typeof id === 'number' ? `${id}` : JSON.stringify(id)
+    return new EncodedResponse(`{"jsonrpc":"2.0","id":${idJson},"result":${json}}`)
   }
 
   /** The result's JSON with `resultType` and the shared `_meta`. */
-  #encode(result: JsonObject): string {
+  #encode(result: JsonObject, measured: MeasuredResult | undefined): string {
     if (result.resultType !== undefined || result._meta !== undefined)
       return JSON.stringify(this.#withMeta(result))
-    const json = measuredEncoding(result) ?? JSON.stringify(result)
+    const json = encodingOf(result, measured)
     if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
       return JSON.stringify(this.#withMeta(result))
     const meta = this.#metaJson

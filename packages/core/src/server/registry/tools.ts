@@ -23,6 +23,8 @@ import { visibleTo } from './visible.ts'
 
 export interface RegisteredTool {
   readonly name: string
+  /** How refusals and logs name it: `Tool 'deploy'`. */
+  readonly label: string
   readonly descriptor: JsonObject
   readonly input: CompiledSchema | undefined
   readonly output: CompiledSchema | undefined
@@ -105,13 +107,14 @@ export class ToolRegistry {
     const extended = this.#extensions.define({ kind: 'tool', name, label }, config, config._meta)
     const tool: RegisteredTool = {
       name,
+      label,
       descriptor: describe(name, config, inputSchema, output, extended.meta),
       input,
       output,
       mirror: buildMirrorTable(name, inputSchema),
       handler,
       singleUse: config.singleUse === true,
-      scopes: registeredScopes(config.scopes, `Tool '${name}'`),
+      scopes: registeredScopes(config.scopes, label),
       trace: toolTrace(config.trace, label),
       limits: resolveLimits(config.limits, this.#limits, label),
       rateLimit:

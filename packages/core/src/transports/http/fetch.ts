@@ -9,6 +9,7 @@ import { assertKnownOptions } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
+import type { BodyDeadline } from './body-deadlines.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
 import { bodyTimedOut, bodyTooLarge, type HttpInput } from './http-input.ts'
@@ -170,11 +171,11 @@ async function readStreamed(body: ReadableStream<Uint8Array>, options: ResolvedH
 
 /** A promise that rejects with the body timeout's error after `bodyTimeoutMs`, unless cancelled. */
 function bodyDeadline(options: ResolvedHttpOptions): { expired: Promise<never>; cancel(): void } {
-  let cancel = (): void => {}
+  let deadline: BodyDeadline | undefined
   const expired = new Promise<never>((_, reject) => {
-    cancel = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
+    deadline = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
   })
-  return { expired, cancel }
+  return { expired, cancel: () => deadline?.cancel() }
 }
 
 /**

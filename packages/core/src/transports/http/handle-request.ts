@@ -14,6 +14,7 @@ import { checkHostAndOrigin, readHost } from '../../security/http/host-origin.ts
 import { forwardedBy } from '../../security/http/trusted-proxies.ts'
 import type { AuthInfo } from '../../security/request-state/binding.ts'
 import type { ServerDoor } from '../../server/door.ts'
+import { StringVerdicts } from '../../string-verdicts.ts'
 import { authenticateRequest, refusalHeaders } from './auth-http.ts'
 import { handshakeDelete, handshakeGet, handshakeInitialize, handshakeMessage } from './handshake-http.ts'
 import { HttpExchange } from './http-exchange.ts'
@@ -211,15 +212,10 @@ function refuse(door: ServerDoor, inbound: InboundMessage, input: HttpInput, wri
 }
 
 // Clients send the same few Accept values over and over: remember the verdicts.
-const acceptVerdicts = new Map<string, boolean>()
+const acceptVerdicts = new StringVerdicts(256, parseAccept)
 
 function acceptsBoth(accept: string | undefined): boolean {
-  if (accept === undefined) return false
-  const known = acceptVerdicts.get(accept)
-  if (known !== undefined) return known
-  const verdict = parseAccept(accept)
-  if (acceptVerdicts.size < 256) acceptVerdicts.set(accept, verdict)
-  return verdict
+  return accept !== undefined && acceptVerdicts.of(accept)
 }
 
 function parseAccept(accept: string): boolean {

@@ -30,26 +30,36 @@ export function readNodeBody(req: BodySource, options: ResolvedHttpOptions): Pro
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    let settled = false
+    // The listeners stay on the request once it is settled: taking them off costs more than the
+    // events that may still come (its close) cost to ignore. They keep no bytes: the chunks go.
     const settle = (error: Error | undefined): void => {
-      cancelDeadline()
-      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose)
+      if (settled) return
+      settled = true
+      deadline.cancel()
       if (error === undefined) {
         resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'))
+        chunks.length = 0
         return
       }
+      chunks.length = 0
       // Whatever else the client sends is discarded, not buffered.
       req.resume()
       reject(error)
     }
     const onData = (chunk: Buffer): void => {
+      if (settled) return
       size += chunk.length
       if (size > options.maxBodyBytes) settle(bodyTooLarge())
       else chunks.push(chunk)
     }
     const onEnd = (): void => settle(undefined)
-    const onClose = (): void => settle(new ClientGoneError('The client closed the connection mid-body.'))
-    const cancelDeadline = options.bodyDeadlines.add(() => settle(bodyTimedOut(options.bodyTimeoutMs)))
-    req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose)
+    // Every request closes; only one that closes unsettled is a client gone (an Error costs its stack).
+    const onClose = (): void => {
+      if (!settled) settle(new ClientGoneError('The client closed the connection mid-body.'))
+    }
+    const deadline = options.bodyDeadlines.add(() => settle(bodyTimedOut(options.bodyTimeoutMs)))
+    req.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose)
   })
 }
 

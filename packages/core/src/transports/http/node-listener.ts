@@ -119,7 +119,8 @@ export function createNodeListener(server: McpServer, options?: NodeListenerOpti
         })
       }
       inFlight++
-      res.once('close', release)
+      // `on`, not `once`: a response closes once, `release` runs once, and `once` wraps it anew.
+      res.on('close', release)
     }
     const input: HttpInput = {
       method: req.method ?? 'GET',
