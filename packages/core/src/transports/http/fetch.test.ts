@@ -264,6 +264,33 @@ describe('the Host of a Request', () => {
   })
 })
 
+describe('the headers an authenticator reads', () => {
+  it('areWhatHeadersGetAnswersForEveryNamePresentOrNot', async () => {
+    const headers = new Headers({ ...LIST.headers, authorization: 'Bearer t', 'x-trace': 'a' })
+    headers.append('x-trace', 'b')
+    headers.append('set-cookie', 'one=1')
+    headers.append('set-cookie', 'two=2')
+    const names = new Set(['origin', 'mcp-session-id', 'cookie'])
+    headers.forEach((_, name) => {
+      names.add(name)
+    })
+    const seen = new Map<string, string | undefined>()
+    const handler = createFetchHandler(app(), {
+      auth: {
+        authenticate: (request) => {
+          for (const name of names) seen.set(name, request.headers.get(name))
+          return { subject: 'reader' }
+        },
+      },
+    })
+    const response = await handler(new Request(URL_, { method: 'POST', headers, body: LIST.body }))
+    expect(response.status).toBe(200)
+    for (const name of names) expect(seen.get(name), name).toBe(headers.get(name) ?? undefined)
+    expect(seen.get('x-trace')).toBe('a, b')
+    expect(seen.get('set-cookie')).toBe('one=1, two=2')
+  })
+})
+
 describe('failures and misuse', () => {
   it('answers500AndLogsTheCauseWhenTheBodyCannotBeRead', async () => {
     const logger = capturingLogger()

@@ -20,6 +20,7 @@ import {
   resolveHttpOptions,
 } from './options.ts'
 import { type ReplyWriter, type SseWriter, writeFault } from './reply-writer.ts'
+import { type RequestUrl, requestUrl } from './request-url.ts'
 
 /**
  * What a Worker passes its fetch handler after the request and its bindings: `waitUntil` keeps
@@ -50,29 +51,28 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   assertKnownOptions(options, HTTP_OPTION_NAMES, 'createFetchHandler')
   const resolved = resolveHttpOptions(options, true)
   door.opened()
-  return async (request, _env, context) => {
+  return (request, _env, context) => {
     const writer = new FetchReplyWriter(request)
-    const url = new URL(request.url)
+    const url = requestUrl(request.url)
     if (isProbe(resolved, url.pathname)) {
-      await serveProbe(door, url.pathname, request.method, writer)
-      return writer.response
+      return serveProbe(door, url.pathname, request.method, writer).then(() => writer.response)
     }
     if (serveDocument(resolved, url.pathname, request.method, writer)) return writer.response
     if (url.pathname !== resolved.path) {
       writeFault(writer, 'TESSERA_NOT_FOUND', 'Not found.')
       return writer.response
     }
-    if (headerBytes(request.headers) > resolved.maxHeaderBytes) {
+    const headers = new FetchHeaderView(request.headers, url)
+    if (headers.bytes > resolved.maxHeaderBytes) {
       writeFault(writer, 'TESSERA_HEADERS_TOO_LARGE', 'Request header fields too large.')
       return writer.response
     }
-    const headers = new FetchHeaderView(request.headers, url.host)
     const waitUntil = typeof context?.waitUntil === 'function' ? context.waitUntil.bind(context) : undefined
     const input: HttpInput = {
       method: request.method,
-      target: url.pathname + url.search,
+      target: url.target,
       headers,
-      body: () => readBody(request, resolved),
+      body: () => readBody(request, headers, resolved),
     }
     if (waitUntil !== undefined) input.waitUntil = waitUntil
     if (typeof context?.remoteAddress === 'string') input.peer = context.remoteAddress
@@ -88,31 +88,37 @@ export function createFetchHandler(server: McpServer, options?: HttpOptions): Fe
   }
 }
 
+/**
+ * The request's headers, read once into a map while their size is counted: the checks read about
+ * ten of them, a third absent, and a runtime's `Headers.get` searches its list on every call.
+ */
 class FetchHeaderView implements HeaderView {
-  readonly #headers: Headers
+  /** What the names and values weigh, as the size limit counts them. */
+  readonly bytes: number
+  readonly #values = new Map<string, string>()
   /** A Request built in-process has no Host header; its URL names the host instead. */
-  readonly #urlHost: string
+  readonly #url: RequestUrl
 
-  constructor(headers: Headers, urlHost: string) {
-    this.#headers = headers
-    this.#urlHost = urlHost
+  constructor(headers: Headers, url: RequestUrl) {
+    let bytes = 0
+    const values = this.#values
+    headers.forEach((value, name) => {
+      bytes += name.length + value.length + 4
+      // Iteration yields each Set-Cookie on its own (no request should carry one); get() joins them.
+      const earlier = name === 'set-cookie' ? values.get(name) : undefined
+      values.set(name, earlier === undefined ? value : `${earlier}, ${value}`)
+    })
+    this.bytes = bytes
+    this.#url = url
   }
   get(name: string): string | undefined {
-    const value = this.#headers.get(name)
-    if (value === null) return name === 'host' ? this.#urlHost : undefined
+    const value = this.#values.get(name)
+    if (value === undefined && name === 'host') return this.#url.host()
     return value
   }
   isRepeated(): boolean {
     return false
   }
-}
-
-function headerBytes(headers: Headers): number {
-  let total = 0
-  headers.forEach((value, name) => {
-    total += name.length + value.length + 4
-  })
-  return total
 }
 
 /**
@@ -124,26 +130,30 @@ function headerBytes(headers: Headers): number {
  * checked again all the same. A body of unknown length is streamed, and cancelled as soon as it
  * passes the limit.
  */
-async function readBody(request: Request, options: ResolvedHttpOptions): Promise<string> {
-  const declared = request.headers.get('content-length')
-  if (Number(declared) > options.maxBodyBytes) throw bodyTooLarge()
-  if (declared !== null) return readDeclared(request, options)
-  return request.body === null ? '' : readStreamed(request.body, options)
+function readBody(request: Request, headers: HeaderView, options: ResolvedHttpOptions): Promise<string> {
+  const declared = headers.get('content-length')
+  if (Number(declared) > options.maxBodyBytes) return Promise.reject(bodyTooLarge())
+  if (declared !== undefined) return readDeclared(request, options)
+  return request.body === null ? Promise.resolve('') : readStreamed(request.body, options)
 }
 
-async function readDeclared(request: Request, options: ResolvedHttpOptions): Promise<string> {
-  const deadline = bodyDeadline(options)
-  const reading = request.arrayBuffer()
-  // A read that outlives its deadline settles unobserved.
-  reading.catch(() => {})
-  let bytes: ArrayBuffer
-  try {
-    bytes = await Promise.race([reading, deadline.expired])
-  } finally {
-    deadline.cancel()
-  }
-  if (bytes.byteLength > options.maxBodyBytes) throw bodyTooLarge()
-  return UTF8.decode(bytes)
+/** One promise settled by the read or by the deadline, whichever comes first. */
+function readDeclared(request: Request, options: ResolvedHttpOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const deadline = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
+    // A read that outlives its deadline settles into a promise already settled: nothing observes it.
+    request.arrayBuffer().then(
+      (bytes) => {
+        deadline.cancel()
+        if (bytes.byteLength > options.maxBodyBytes) reject(bodyTooLarge())
+        else resolve(UTF8.decode(bytes))
+      },
+      (error: unknown) => {
+        deadline.cancel()
+        reject(error)
+      },
+    )
+  })
 }
 
 async function readStreamed(body: ReadableStream<Uint8Array>, options: ResolvedHttpOptions): Promise<string> {
@@ -196,6 +206,9 @@ function utf8(chunks: readonly Uint8Array[], size: number): string {
   return UTF8.decode(whole)
 }
 
+/** A `Response` copies the headers it is given, so one object serves every plain JSON answer. */
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' }
+
 /**
  * The reply to one `Request`. It follows the request's signal only once something wants to know
  * that the client left (a handler's signal, a stream): a request answered at once never touches
@@ -206,7 +219,8 @@ class FetchReplyWriter implements ReplyWriter {
   answered = false
   #resolve!: (response: Response) => void
   #finished = false
-  readonly #closeCallbacks: Array<() => void> = []
+  /** Made by the first `onClose`: a request answered at once registers none. */
+  #closeCallbacks: Array<() => void> | undefined
   #gone = false
   #following = false
   readonly #request: Request
@@ -226,6 +240,7 @@ class FetchReplyWriter implements ReplyWriter {
   onClose(callback: () => void): void {
     this.#follow()
     if (this.#gone) queueMicrotask(callback)
+    else if (this.#closeCallbacks === undefined) this.#closeCallbacks = [callback]
     else this.#closeCallbacks.push(callback)
   }
 
@@ -243,7 +258,8 @@ class FetchReplyWriter implements ReplyWriter {
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {
-    this.#answer(new Response(body, { status, headers: { 'content-type': 'application/json', ...headers } }))
+    const all = headers === undefined ? JSON_HEADERS : { 'content-type': 'application/json', ...headers }
+    this.#answer(new Response(body, { status, headers: all }))
     this.#finished = true
   }
 
@@ -284,6 +300,8 @@ class FetchReplyWriter implements ReplyWriter {
 
   #fireClose(): void {
     this.#gone = true
-    for (const callback of this.#closeCallbacks.splice(0)) callback()
+    const callbacks = this.#closeCallbacks ?? []
+    this.#closeCallbacks = undefined
+    for (const callback of callbacks) callback()
   }
 }
