@@ -56,6 +56,7 @@ beforeAll(async () => {
       '#crypto': join(ROOT, 'packages/core/src/security/crypto-web.ts'),
       '#raw-schema': join(ROOT, 'packages/core/src/schema/raw-schema-cfworker.ts'),
       '#otel-loader': join(ROOT, 'packages/core/src/observation/telemetry/otel-loader-web.ts'),
+      '#ip-address': join(ROOT, 'packages/core/src/security/http/ip-address-web.ts'),
     },
   })
   hostScript = host.outputFiles[0]!.text

@@ -9,7 +9,9 @@
  * `-Proto`, the last value, the peer's. Nothing is read from a peer that is not trusted, nor when
  * no proxy is named: a proxy must set these headers, not pass on what its client sent.
  */
-import ipaddr from 'ipaddr.js'
+
+import type ipaddr from 'ipaddr.js'
+import { ipAddresses } from '#ip-address'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 
 /** Which peers are proxies whose forwarding headers are believed (`HttpOptions.trustProxy`). */
@@ -53,10 +55,10 @@ function rangeOf(entry: unknown): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   if (typeof entry === 'string') {
     try {
       if (entry.includes('/')) {
-        const [address, bits] = ipaddr.parseCIDR(entry)
+        const [address, bits] = ipAddresses().parseCIDR(entry)
         return [normalized(address), address.kind() === 'ipv6' && isMapped(address) ? bits - 96 : bits]
       }
-      const address = normalized(ipaddr.parse(entry))
+      const address = normalized(ipAddresses().parse(entry))
       return [address, address.kind() === 'ipv4' ? 32 : 128]
     } catch {
       // Named below, with the rule.
@@ -157,8 +159,9 @@ function nodeAddress(node: string): string {
 /** Whether the writer of hop `index` (0: the peer) at `address` is a trusted proxy. */
 function trusts(proxies: TrustedProxies, address: string, index: number): boolean {
   if (proxies.kind === 'hops') return index < proxies.count
-  if (!ipaddr.isValid(address)) return false
-  const parsed = normalized(ipaddr.parse(address))
+  const addresses = ipAddresses()
+  if (!addresses.isValid(address)) return false
+  const parsed = normalized(addresses.parse(address))
   for (const [range, bits] of proxies.ranges)
     if (range.kind() === parsed.kind() && parsed.match(range as never, bits)) return true
   return false

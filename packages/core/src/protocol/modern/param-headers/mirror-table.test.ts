@@ -318,6 +318,9 @@ describe('buildMirrorTable: normalization', () => {
     cyclic['self'] = cyclic
     expect(refusal(cyclic, 'loop-tool')).toMatch(/^Tool 'loop-tool': inputSchema is not serializable/)
     expect(refusal(tool({ v: { type: 'integer', maximum: 10n } }))).toMatch(/not serializable/)
+    expect(refusal({ toJSON: () => undefined }, 'void-tool')).toMatch(
+      /^Tool 'void-tool': inputSchema is not serializable as JSON \(it has no JSON text\)/,
+    )
   })
 
   it('walksDeepSchemasAndRefusesThoseTooDeepToSerializeWithATypeError', () => {

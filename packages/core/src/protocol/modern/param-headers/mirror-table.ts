@@ -26,6 +26,8 @@ export interface MirrorEntry {
 export type MirrorTable = readonly MirrorEntry[]
 
 export const ANNOTATION = 'x-mcp-header'
+const QUOTED_ANNOTATION = `"${ANNOTATION}"`
+const NO_MIRRORS: MirrorTable = Object.freeze([])
 const HEADER_PREFIX = 'mcp-param-'
 // RFC 9110 token; without the m flag `$` matches only at the very end, so 'Route\n' fails.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
@@ -55,7 +57,11 @@ interface Placed {
  * annotation on any violation. Pure and deterministic: the same schema always yields the same table.
  */
 export function buildMirrorTable(toolName: string, inputSchema: Record<string, unknown>): MirrorTable {
-  const root = normalize(toolName, inputSchema)
+  const text = serialized(toolName, inputSchema)
+  // The annotation is a key, written `"x-mcp-header"` in any JSON text that holds it (JSON escapes
+  // none of its characters): a schema whose text lacks that has no mirror, and is not walked.
+  if (!text.includes(QUOTED_ANNOTATION)) return NO_MIRRORS
+  const root: unknown = JSON.parse(text)
   const dialect = dialectOf(isObject(root) ? root['$schema'] : undefined)
   const entries: MirrorEntry[] = []
   const placed = new Map<string, Placed>()
@@ -73,15 +79,22 @@ export function buildMirrorTable(toolName: string, inputSchema: Record<string, u
   return Object.freeze(entries)
 }
 
-function normalize(toolName: string, inputSchema: Record<string, unknown>): unknown {
+/** The schema's JSON text: the schema as `tools/list` advertises it. */
+function serialized(toolName: string, inputSchema: Record<string, unknown>): string {
+  let text: string | undefined
   try {
-    return JSON.parse(JSON.stringify(inputSchema))
+    text = JSON.stringify(inputSchema) as string | undefined
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new TypeError(
       `Tool ${name(toolName)}: inputSchema is not serializable as JSON (${bounded(reason)}).`,
     )
   }
+  if (text === undefined)
+    throw new TypeError(
+      `Tool ${name(toolName)}: inputSchema is not serializable as JSON (it has no JSON text).`,
+    )
+  return text
 }
 
 function children(visit: Visit, dialect: SchemaDialect): Visit[] {

@@ -1,0 +1,16 @@
+/**
+ * @module ip-address-node
+ * `#ip-address` on Node, Bun and Deno: ipaddr.js, loaded by `require` the first time an address is
+ * parsed. Only a server with `trustProxy` parses one, and loading the library costs a start about
+ * five milliseconds that every other server would pay for nothing.
+ */
+import { createRequire } from 'node:module'
+import type ipaddr from 'ipaddr.js'
+
+let loaded: typeof ipaddr | undefined
+
+/** The ipaddr.js module. */
+export function ipAddresses(): typeof ipaddr {
+  loaded ??= createRequire(import.meta.url)('ipaddr.js') as typeof ipaddr
+  return loaded
+}
