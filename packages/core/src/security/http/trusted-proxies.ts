@@ -9,7 +9,6 @@
  * `-Proto`, the last value, the peer's. Nothing is read from a peer that is not trusted, nor when
  * no proxy is named: a proxy must set these headers, not pass on what its client sent.
  */
-
 import type ipaddr from 'ipaddr.js'
 import { ipAddresses } from '#ip-address'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
