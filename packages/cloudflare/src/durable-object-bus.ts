@@ -8,9 +8,10 @@
  * and an isolate's own listeners hear its events the way the others do, once each.
  *
  * Events one isolate publishes in one turn travel in one call, and the object keeps each isolate's
- * calls in the order it sent them (they carry the relay's sequence numbers), so one sender's events
- * arrive in order even when its calls overtake each other. `settled` resolves once they have left;
- * the fetch face keeps a Worker's request alive until then.
+ * calls in the order it sent them (they carry the relay's sequence numbers, and each call the
+ * lowest number still in flight), so one sender's events arrive in order even when its calls
+ * overtake each other. `settled` resolves once they have left; the fetch face keeps a Worker's
+ * request alive until then.
  *
  * The wire message, the check of what arrives and the isolation of listeners are core's bus relay.
  */
@@ -44,6 +45,18 @@ export interface DurableObjectBus extends NotificationBus {
   settled(): Promise<void>
 }
 
+/**
+ * Drops the calls older than `SETTLE_LIMIT_MS`: one started by a request the platform has since
+ * torn down never settles, and must not keep saying it is in flight.
+ */
+function forgetAbandoned(sends: Map<number, { at: number }>): void {
+  const oldest = Date.now() - SETTLE_LIMIT_MS
+  for (const [first, { at }] of sends) {
+    if (at > oldest) return
+    sends.delete(first)
+  }
+}
+
 export function durableObjectBus(stub: StubOf, onError?: (error: Error) => void): DurableObjectBus {
   const report = (error: unknown) => {
     try {
@@ -54,19 +67,26 @@ export function durableObjectBus(stub: StubOf, onError?: (error: Error) => void)
   }
   let closed = false
   let batch: string[] = []
-  const sends = new Set<Promise<void>>()
+  let batchFrom = 0
+  // The calls still in flight, by the first number each carries, oldest first.
+  const sends = new Map<number, { sent: Promise<void>; at: number }>()
   const flush = () => {
     const messages = batch
     batch = []
+    forgetAbandoned(sends)
+    const first = batchFrom
     const sent = stub()
-      .publish(messages)
+      .publish(messages, sends.keys().next().value ?? first)
       .catch(report)
-      .finally(() => sends.delete(sent))
-    sends.add(sent)
+      .finally(() => sends.delete(first))
+    sends.set(first, { sent, at: Date.now() })
   }
   const sender = createBusRelay({
-    send(payload) {
-      if (batch.push(payload) === 1) queueMicrotask(flush)
+    send(payload, seq) {
+      if (batch.push(payload) === 1) {
+        batchFrom = seq
+        queueMicrotask(flush)
+      }
     },
     onError: report,
   })
@@ -81,7 +101,7 @@ export function durableObjectBus(stub: StubOf, onError?: (error: Error) => void)
     const limit = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, SETTLE_LIMIT_MS)
     })
-    await Promise.race([Promise.all([...sends]), limit])
+    await Promise.race([Promise.all(Array.from(sends.values(), ({ sent }) => sent)), limit])
     clearTimeout(timer)
   }
 

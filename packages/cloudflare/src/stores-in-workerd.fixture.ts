@@ -95,17 +95,28 @@ export function remoteRateLimitStore(url: string): RateLimitStore {
 }
 
 /**
- * A new bus instance in the Worker at `url`. Each `subscribe` is a streaming request to the Worker,
- * in which the Worker subscribes; `listening` resolves once every subscription made so far has told
- * that it listens.
+ * A new bus instance in the Worker at `url`. What one turn publishes goes in one request, after
+ * the last one has been answered, so the Worker numbers the events in the order they were
+ * published (requests sent at once may arrive in any order); there it publishes each in a turn of
+ * its own. Each `subscribe` is a streaming request to the Worker, in which the Worker subscribes;
+ * `listening` resolves once every subscription made so far has told that it listens.
  */
 export function remoteBus(url: string): NotificationBus & { listening(): Promise<void> } {
   const instance = randomBytes(9).toString('base64url')
   const pending = new Set<Promise<void>>()
   const streams = new Set<AbortController>()
+  let batch: ServerEvent[] = []
+  let sending: Promise<unknown> = Promise.resolve()
+  const flush = () => {
+    const events = batch
+    batch = []
+    sending = sending
+      .then(() => invoke(url, instance, 'bus', 'publishInTurns', [events]))
+      .catch((error: Error) => process.stderr.write(`remote bus: publishing failed: ${error.message}\n`))
+  }
   return {
     publish(event: ServerEvent) {
-      void invoke(url, instance, 'bus', 'publish', [event])
+      if (batch.push(event) === 1) queueMicrotask(flush)
     },
     subscribe(listener) {
       const abort = new AbortController()
@@ -145,6 +156,7 @@ export function remoteBus(url: string): NotificationBus & { listening(): Promise
     async close() {
       for (const abort of streams) abort.abort()
       streams.clear()
+      await sending
       await invoke(url, instance, 'bus', 'close', [])
     },
   }

@@ -6,7 +6,7 @@
  * request whose lines are the events its listener got, so the subscription lives in a request of
  * its own, as a listen stream's does.
  */
-import type { ServerEvent } from '@tessera/core/ports'
+import type { NotificationBus, ServerEvent } from '@tessera/core/ports'
 import { type DurableObjectStores, durableObjectStores } from './durable-object-stores.ts'
 import type { DurableObjectNamespaceLike } from './object-stub.ts'
 
@@ -40,13 +40,29 @@ function storesOf(env: Env, instance: string): DurableObjectStores {
   return stores
 }
 
+/**
+ * Publishes each event in a turn of its own, as an isolate's separate requests do: each goes to the
+ * object in a call of its own and the calls overlap, so the order they arrive in is the object's to keep.
+ */
+async function publishInTurns(bus: NotificationBus, events: ServerEvent[]): Promise<void> {
+  for (const event of events) {
+    bus.publish(event)
+    // After the microtask that sends this turn's call.
+    await Promise.resolve()
+  }
+}
+
 async function call(env: Env, body: Call): Promise<Response> {
-  const store: object = storesOf(env, body.instance)[body.store]
+  const stores = storesOf(env, body.instance)
+  const store: object = stores[body.store]
   try {
     const method = Reflect.get(store, body.method) as (...args: unknown[]) => unknown
-    const value = await method.apply(store, body.args)
+    const value =
+      body.store === 'bus' && body.method === 'publishInTurns'
+        ? await publishInTurns(stores.bus, body.args[0] as ServerEvent[])
+        : await method.apply(store, body.args)
     // As the fetch face does on a Worker: the request lives until what it published has left.
-    if (body.store === 'bus') await storesOf(env, body.instance).bus.settled()
+    if (body.store === 'bus') await stores.bus.settled()
     return Response.json({ value: value ?? null })
   } catch (error) {
     const { name, message, code, detail } = error as {

@@ -97,9 +97,12 @@ export class TesseraDurableObject extends DurableObject {
     return this.#rateLimits.take(key, bucket)
   }
 
-  /** Sends bus messages to every subscribed socket, each sender's in the order it numbered them. */
-  publish(messages: string[]): void {
-    this.#bus.publish(messages)
+  /**
+   * Sends one sender's bus messages to every subscribed socket, in the order it numbered them;
+   * `inFlightFrom` is the lowest number it still had in flight (see `ObjectBus.publish`).
+   */
+  publish(messages: string[], inFlightFrom?: number): void {
+    this.#bus.publish(messages, inFlightFrom)
   }
 
   /** A subscription: a WebSocket the object keeps (and may hibernate with) until its subscriber closes it. */

@@ -77,8 +77,11 @@ export function memoryNotificationBus(): NotificationBus {
 
 /** What `createBusRelay` is given: how to send an encoded event to the other instances, and where errors go. */
 export interface BusRelayOptions {
-  /** Hands one encoded event to the other instances; absent for a bus of one process. */
-  send?(payload: string): void
+  /**
+   * Hands one encoded event to the other instances; absent for a bus of one process. `seq` is the
+   * number the payload carries: each call's is higher than the last one's.
+   */
+  send?(payload: string, seq: number): void
   /** A listener threw, or a payload could not be read; delivery goes on. */
   onError?(error: Error): void
 }
@@ -141,7 +144,7 @@ export function createBusRelay(options: BusRelayOptions): BusRelay {
       if (options.send === undefined || isLocalEvent(event)) return
       origin ??= randomId(9)
       const message: BusMessage = { origin, seq: seq++, event }
-      options.send(JSON.stringify(message))
+      options.send(JSON.stringify(message), message.seq)
     },
     subscribe(listener) {
       listeners.add(listener)
