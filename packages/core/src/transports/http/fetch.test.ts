@@ -1,67 +1,19 @@
 /**
  * @module fetch.test
- * The web-standard face, `createFetchHandler`, on its own: another path is a 404 JSON error, the
- * header block is limited (431) and so is the body, whether declared (413 without reading it) or
- * streamed (413, and the stream is cancelled instead of read to its end); a body of declared
- * length is read whole, keeps a byte order mark, is refused past the limit whatever it declared
- * and answered 408 when it never arrives; a Request built without
- * `Host` is judged by the host of its URL, a body that cannot be read is a logged 500, bad
- * arguments throw when the handler is created, a stream whose client is gone ends, and a
- * Worker's `waitUntil` is handed the request's handling.
+ * The web-standard face, `createFetchHandler`, on its own: the request's signal is read only when
+ * something follows it; another path is a 404 JSON error and the header block is limited (431); a
+ * Request built without `Host` is judged by the host of its URL; an authenticator reads headers as
+ * `Headers.get` answers them; a body that cannot be read is a logged 500, bad arguments throw when
+ * the handler is created, a stream whose client is gone ends, and a Worker's `waitUntil` is handed
+ * the request's handling. The body's own limits are in `fetch-body.test.ts`.
  */
 import { describe, expect, it } from 'vitest'
-import { capturingLogger, type Json, readReply, requestParts } from '../../../../../test/helpers/mcp-http.ts'
-import { silentLogger } from '../../../../../test/helpers/silent-logger.ts'
+import { capturingLogger, readReply, requestParts } from '../../../../../test/helpers/mcp-http.ts'
 import { unchecked } from '../../../../../test/helpers/unchecked.ts'
 import { memoryNotificationBus, type NotificationBus } from '../../ports.ts'
-import { createServer } from '../../server/create-server.ts'
 import type { McpServer } from '../../server/mcp-server.ts'
-import { createFetchHandler, type FetchHandler } from './fetch.ts'
-import type { HttpOptions } from './options.ts'
-
-const URL_ = 'http://127.0.0.1/mcp'
-const LIST = requestParts('tools/list', {}, { id: 1 })
-
-function app(
-  options: { logger?: ReturnType<typeof capturingLogger>; bus?: NotificationBus } = {},
-): McpServer {
-  const server = createServer({
-    name: 'fetch',
-    version: '1.0.0',
-    logger: options.logger ?? silentLogger,
-    handshake: false,
-    stores: options.bus ? { bus: options.bus } : undefined,
-  })
-  server.tool('noop', { description: 'Does nothing' }, () => 'ok')
-  return server
-}
-
-const handlerOf = (options?: HttpOptions) => createFetchHandler(app(), options)
-
-function post(
-  handler: FetchHandler,
-  options: { url?: string; headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {},
-) {
-  const init = {
-    method: 'POST',
-    headers: { ...LIST.headers, ...options.headers },
-    body: options.body ?? LIST.body,
-    signal: options.signal,
-    duplex: 'half',
-  } as RequestInit
-  return handler(new Request(options.url ?? URL_, init))
-}
-
-const fault = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message } })
-
-/** Bytes of a header block as the handler counts them. */
-function headerBytes(headers: Headers): number {
-  let total = 0
-  headers.forEach((value, name) => {
-    total += name.length + value.length + 4
-  })
-  return total
-}
+import { createFetchHandler } from './fetch.ts'
+import { app, fault, handlerOf, headerBytes, LIST, post, URL_ } from './fetch-handler.fixture.ts'
 
 describe('the request signal', () => {
   // Deno warns on the first read of a signal it also aborts after a served response.
@@ -126,92 +78,6 @@ describe('routing and limits', () => {
     const over = await readReply(await post(handlerOf({ maxHeaderBytes: size - 1 }), { headers }))
     expect(over.status).toBe(431)
     expect(over.body).toEqual(fault(-32600, 'Request header fields too large.'))
-  })
-
-  it('countsTheBodyLimitInBytesNotCharacters', async () => {
-    const body = JSON.stringify({ ...(JSON.parse(LIST.body) as Json), pad: 'é'.repeat(100) })
-    const bytes = Buffer.byteLength(body)
-    expect((await post(handlerOf({ maxBodyBytes: bytes }), { body })).status).toBe(200)
-    const over = await readReply(await post(handlerOf({ maxBodyBytes: bytes - 1 }), { body }))
-    expect(over.status).toBe(413)
-    expect(over.body).toEqual(fault(-32600, 'Payload too large: the request body exceeds the limit.'))
-  })
-
-  it('refusesAStreamedBodyOverTheLimitWith413AndCancelsItInsteadOfReadingOn', async () => {
-    const state = { pulls: 0, cancelled: false }
-    const chunk = new Uint8Array(1024).fill(0x20)
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        state.pulls++
-        controller.enqueue(chunk)
-      },
-      cancel() {
-        state.cancelled = true
-      },
-    })
-    const response = await post(handlerOf({ maxBodyBytes: 4 * 1024 }), { body: endless })
-    expect(response.status).toBe(413)
-    expect(state.cancelled).toBe(true)
-    expect(state.pulls).toBeLessThan(10)
-  })
-
-  it('refusesADeclaredContentLengthOverTheLimitWithoutReadingTheBody', async () => {
-    const state = { pulled: false }
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull(controller) {
-          state.pulled = true
-          controller.enqueue(new TextEncoder().encode(LIST.body))
-          controller.close()
-        },
-      },
-      { highWaterMark: 0 },
-    )
-    const response = await post(handlerOf({ maxBodyBytes: 64 }), {
-      body,
-      headers: { 'content-length': '100000' },
-    })
-    expect(response.status).toBe(413)
-    expect(state.pulled).toBe(false)
-  })
-})
-
-describe('a body of declared length', () => {
-  const declared = (body: string) => ({
-    body,
-    headers: { 'content-length': String(Buffer.byteLength(body)) },
-  })
-
-  it('isReadWholeAndAnswered', async () => {
-    const reply = await readReply(await post(handlerOf(), declared(LIST.body)))
-    expect(reply.status).toBe(200)
-    expect(reply.body).toMatchObject({ id: 1, result: { tools: [{ name: 'noop' }] } })
-  })
-
-  it('keepsAByteOrderMarkAsTheNodeFaceDoesSoTheBodyIsNotJson', async () => {
-    const reply = await readReply(await post(handlerOf(), declared(`\uFEFF${LIST.body}`)))
-    expect(reply.status).toBe(400)
-    expect((reply.body?.error as { code?: number } | undefined)?.code).toBe(-32700)
-  })
-
-  it('isRefusedWhenMoreArrivesThanTheLimitWhateverItDeclared', async () => {
-    const body = JSON.stringify({ ...(JSON.parse(LIST.body) as Json), pad: ' '.repeat(5000) })
-    const reply = await readReply(
-      await post(handlerOf({ maxBodyBytes: 4096 }), { body, headers: { 'content-length': '10' } }),
-    )
-    expect(reply.status).toBe(413)
-  })
-
-  it('isAnswered408WhenItNeverArrives', async () => {
-    const stalled = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('{"jsonrpc":'))
-      },
-    })
-    const reply = await readReply(
-      await post(handlerOf({ bodyTimeoutMs: 50 }), { body: stalled, headers: { 'content-length': '100' } }),
-    )
-    expect(reply.status).toBe(408)
   })
 })
 

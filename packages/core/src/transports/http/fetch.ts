@@ -9,7 +9,6 @@ import { assertKnownOptions } from '../../option-checks.ts'
 import type { HeaderView } from '../../protocol/modern/header-view.ts'
 import { doorOf, type McpServer } from '../../server/door.ts'
 import { serveDocument } from './auth-http.ts'
-import type { BodyDeadline } from './body-deadlines.ts'
 import { handleHttpRequest } from './handle-request.ts'
 import { isProbe, serveProbe } from './health-http.ts'
 import { bodyTimedOut, bodyTooLarge, type HttpInput } from './http-input.ts'
@@ -156,36 +155,36 @@ function readDeclared(request: Request, options: ResolvedHttpOptions): Promise<s
   })
 }
 
-async function readStreamed(body: ReadableStream<Uint8Array>, options: ResolvedHttpOptions): Promise<string> {
+/**
+ * One promise, as for a declared length, settled by the end of the stream, by the limit or by the
+ * deadline, whichever comes first. A read that ends after the promise settled finds it settled.
+ */
+function readStreamed(body: ReadableStream<Uint8Array>, options: ResolvedHttpOptions): Promise<string> {
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
-  const deadline = bodyDeadline(options)
-  try {
-    for (;;) {
-      const { done, value } = await Promise.race([reader.read(), deadline.expired])
-      if (done) break
-      size += value.byteLength
-      if (size > options.maxBodyBytes) throw bodyTooLarge()
-      chunks.push(value)
+  return new Promise((resolve, reject) => {
+    const fail = (error: unknown): void => {
+      deadline.cancel()
+      // Whatever else the client sends is discarded, not buffered.
+      reader.cancel().catch(() => {})
+      reject(error)
     }
-  } catch (error) {
-    // Whatever else the client sends is discarded, not buffered.
-    reader.cancel().catch(() => {})
-    throw error
-  } finally {
-    deadline.cancel()
-  }
-  return utf8(chunks, size)
-}
-
-/** A promise that rejects with the body timeout's error after `bodyTimeoutMs`, unless cancelled. */
-function bodyDeadline(options: ResolvedHttpOptions): { expired: Promise<never>; cancel(): void } {
-  let deadline: BodyDeadline | undefined
-  const expired = new Promise<never>((_, reject) => {
-    deadline = options.bodyDeadlines.add(() => reject(bodyTimedOut(options.bodyTimeoutMs)))
+    const deadline = options.bodyDeadlines.add(() => fail(bodyTimedOut(options.bodyTimeoutMs)))
+    const read = (): void => {
+      reader.read().then(({ done, value }) => {
+        if (done) {
+          deadline.cancel()
+          return resolve(utf8(chunks, size))
+        }
+        size += value.byteLength
+        if (size > options.maxBodyBytes) return fail(bodyTooLarge())
+        chunks.push(value)
+        read()
+      }, fail)
+    }
+    read()
   })
-  return { expired, cancel: () => deadline?.cancel() }
 }
 
 /**
@@ -258,7 +257,7 @@ class FetchReplyWriter implements ReplyWriter {
   }
 
   json(status: number, body: string, headers?: Record<string, string>): void {
-    const all = headers === undefined ? JSON_HEADERS : { 'content-type': 'application/json', ...headers }
+    const all = headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers }
     this.#answer(new Response(body, { status, headers: all }))
     this.#finished = true
   }

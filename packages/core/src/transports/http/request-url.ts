@@ -9,45 +9,45 @@
  */
 
 /** A request URL's path, its target (path and query, as an HTTP/1.1 request line sends it) and its host. */
-export interface RequestUrl {
+export class RequestUrl {
   readonly pathname: string
   /** The path and the query, without the fragment. */
   readonly target: string
+  readonly #text: string
+  readonly #hostStart: number
+  readonly #hostEnd: number
+
+  /** `text.slice(hostStart, hostEnd)` is the host, cut only when asked for. */
+  constructor(pathname: string, target: string, text: string, hostStart: number, hostEnd: number) {
+    this.pathname = pathname
+    this.target = target
+    this.#text = text
+    this.#hostStart = hostStart
+    this.#hostEnd = hostEnd
+  }
+
   /** The host and, when not the scheme's default, the port: read only for a request without `Host`. */
-  host(): string
+  host(): string {
+    return this.#text.slice(this.#hostStart, this.#hostEnd)
+  }
 }
 
 /** Cuts the serialized URL `href` of a `Request` into the parts the fetch face reads. */
 export function requestUrl(href: string): RequestUrl {
   const authorityStart = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : -1
   const pathStart = authorityStart === -1 ? -1 : href.indexOf('/', authorityStart)
-  return pathStart === -1 ? parsedUrl(href) : new SerializedUrl(href, authorityStart, pathStart)
-}
-
-class SerializedUrl implements RequestUrl {
-  readonly pathname: string
-  readonly target: string
-  readonly #href: string
-  readonly #authorityStart: number
-  readonly #pathStart: number
-
-  constructor(href: string, authorityStart: number, pathStart: number) {
-    const fragment = href.indexOf('#', pathStart)
-    const target = fragment === -1 ? href.slice(pathStart) : href.slice(pathStart, fragment)
-    const query = target.indexOf('?')
-    this.pathname = query === -1 ? target : target.slice(0, query)
-    this.target = target
-    this.#href = href
-    this.#authorityStart = authorityStart
-    this.#pathStart = pathStart
+  if (pathStart === -1) {
+    const url = new URL(href)
+    return new RequestUrl(url.pathname, url.pathname + url.search, url.host, 0, url.host.length)
   }
-
-  host(): string {
-    return this.#href.slice(this.#authorityStart, this.#pathStart)
-  }
-}
-
-function parsedUrl(href: string): RequestUrl {
-  const url = new URL(href)
-  return { pathname: url.pathname, target: url.pathname + url.search, host: () => url.host }
+  const fragment = href.indexOf('#', pathStart)
+  const target = fragment === -1 ? href.slice(pathStart) : href.slice(pathStart, fragment)
+  const query = target.indexOf('?')
+  return new RequestUrl(
+    query === -1 ? target : target.slice(0, query),
+    target,
+    href,
+    authorityStart,
+    pathStart,
+  )
 }
