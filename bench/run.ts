@@ -23,7 +23,7 @@ import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB
 import { ensurePeer, PEERS, peerVersions } from './peers.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
-import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
+import { hasWrk, removeWrkScripts, runWrk, wrkCaseScript } from './wrk.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const BENCH = join(ROOT, 'bench')
@@ -324,26 +324,6 @@ async function measureHttp(
   }
 }
 
-/**
- * The Lua script that makes wrk send one case: its method, headers and body, and print what the
- * harness reads (requests, seconds, socket errors, non-2xx, p50 and p99 in µs) on one line.
- */
-function wrkScript(c: HttpCase): string {
-  const lua = (s: string) => JSON.stringify(s)
-  const headers = Object.entries(c.headers)
-    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
-    .join('\n')
-  return `wrk.method = "POST"
-wrk.body = ${lua(c.body)}
-${headers}
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("WRK %d %d %d %d %d %d\\n", summary.requests, summary.duration,
-    e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
-end
-`
-}
-
 /** One wrk run (one thread, on CPU 1 when pinned); its CPU use read from /proc while it runs. */
 async function measureWrk(
   server: Server,
@@ -353,7 +333,7 @@ async function measureWrk(
   pin: boolean,
 ): Promise<Sample> {
   const url = server.origin + c.path
-  const run = await runWrk({ name: c.name, script: wrkScript(c), url, connections, seconds, pin })
+  const run = await runWrk({ name: c.name, script: wrkCaseScript(c), url, connections, seconds, pin })
   const line = /^WRK (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$/m.exec(run.out)
   if (run.code !== 0 || line === null)
     throw new Fatal(`wrk failed (exit ${run.code}): ${(run.err || run.out).slice(0, 500)}`)

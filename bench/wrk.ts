@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
+import type { HttpCase } from './cases.ts'
 import { processCpuSeconds } from './machine.ts'
 
 export interface WrkRun {
@@ -73,4 +74,24 @@ export async function runWrk(options: {
 export function removeWrkScripts(): void {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   dir = undefined
+}
+
+/**
+ * The Lua script that makes wrk send one case: its method, headers and body, and print what the
+ * harness reads (requests, seconds, socket errors, non-2xx, p50 and p99 in µs) on one line.
+ */
+export function wrkCaseScript(c: HttpCase): string {
+  const lua = (s: string) => JSON.stringify(s)
+  const headers = Object.entries(c.headers)
+    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
+    .join('\n')
+  return `wrk.method = "POST"
+wrk.body = ${lua(c.body)}
+${headers}
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("WRK %d %d %d %d %d %d\\n", summary.requests, summary.duration,
+    e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
+end
+`
 }
