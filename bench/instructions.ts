@@ -10,6 +10,8 @@
  *   npm run bench:instructions -- --servers tessera-no-otel,tessera --cases tools-call --requests 2000
  *   npm run bench:instructions -- --servers raw,tessera --keep /tmp/counts   (callgrind's files, for
  *     callgrind_annotate: where the instructions went, builtin by builtin)
+ *   npm run bench:instructions -- --servers tessera-mrtr --cases tools-call,mrtr,mrtr-guarded
+ *     (a multi round trip, ask and answer, and the same under the single-use guard, per operation)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -90,37 +92,91 @@ function startUnderCallgrind(
   })
 }
 
-/** Sends `n` copies of the case, `IN_FLIGHT` at a time on kept-alive connections; every answer is checked. */
-async function send(port: number, c: HttpCase, n: number): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
-  const one = () =>
-    new Promise<void>((ok, fail) => {
-      const request = http.request(
-        { host: '127.0.0.1', port, path: c.path, method: 'POST', headers: c.headers, agent },
-        (response) => {
-          let text = ''
-          response.setEncoding('utf8')
-          response.on('data', (chunk: string) => {
-            text += chunk
-          })
-          response.on('end', () => {
-            try {
-              expectJsonRpcResult(
-                response.statusCode ?? 0,
-                response.headers['content-type'] ?? null,
-                text,
-                c.id,
-              )
-              ok()
-            } catch (error) {
-              fail(error)
-            }
-          })
-        },
-      )
-      request.on('error', fail)
-      request.end(c.body)
+/** One POST on a kept-alive connection of `agent`: its status, content type and body. */
+function post(
+  port: number,
+  agent: http.Agent,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; contentType: string | null; text: string }> {
+  return new Promise((ok, fail) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers, agent },
+      (response) => {
+        let text = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          text += chunk
+        })
+        response.on('end', () =>
+          ok({
+            status: response.statusCode ?? 0,
+            contentType: response.headers['content-type'] ?? null,
+            text,
+          }),
+        )
+      },
+    )
+    request.on('error', fail)
+    request.end(body)
+  })
+}
+
+/** A multi round-trip load of `tessera-mrtr`: each operation asks, then answers with the state the ask sealed. */
+interface RoundTrip {
+  kind: 'round-trip'
+  name: string
+  /** The tool that asks: `confirm`, or `confirm_once` under the single-use guard. */
+  tool: string
+}
+
+const ROUND_TRIPS: Readonly<Record<string, RoundTrip>> = {
+  mrtr: { kind: 'round-trip', name: 'mrtr', tool: 'confirm' },
+  'mrtr-guarded': { kind: 'round-trip', name: 'mrtr-guarded', tool: 'confirm_once' },
+}
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+}
+
+/** The ask, then the accepted answer carrying its state; the answer must come back confirmed. */
+async function roundTrip(port: number, agent: http.Agent, trip: RoundTrip): Promise<void> {
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': trip.tool,
+  }
+  const body = (extra: Record<string, unknown>) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: trip.tool, arguments: { text: 'hello world' }, ...extra, _meta: META },
     })
+  const asked = await post(port, agent, '/mcp', headers, body({}))
+  const requestState = /"requestState":"([^"]+)"/.exec(asked.text)?.[1]
+  if (requestState === undefined) throw new Error(`${trip.tool} did not ask: ${asked.text.slice(0, 200)}`)
+  const inputResponses = { confirm: { action: 'accept', content: { ok: true } } }
+  const answered = await post(port, agent, '/mcp', headers, body({ inputResponses, requestState }))
+  if (!answered.text.includes('confirmed hello world'))
+    throw new Error(`${trip.tool} did not confirm: ${answered.text.slice(0, 200)}`)
+}
+
+/**
+ * Sends `n` operations, `IN_FLIGHT` at a time on kept-alive connections, every answer checked: a
+ * copy of the case's request, or a round trip (two requests).
+ */
+async function send(port: number, c: HttpCase | RoundTrip, n: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
+  const one = async (): Promise<void> => {
+    if (c.kind === 'round-trip') return roundTrip(port, agent, c)
+    const { status, contentType, text } = await post(port, agent, c.path, c.headers, c.body)
+    expectJsonRpcResult(status, contentType, text, c.id)
+  }
   let left = n
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
@@ -143,7 +199,12 @@ function keepDumps(dir: string, into: string, label: string): void {
   }
 }
 
-async function count(server: string, c: HttpCase, requests: number, warmup: number): Promise<number> {
+async function count(
+  server: string,
+  c: HttpCase | RoundTrip,
+  requests: number,
+  warmup: number,
+): Promise<number> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tessera-callgrind-'))
   const outFile = join(dir, 'out')
   const { child, port } = await startUnderCallgrind(server, outFile)
@@ -172,7 +233,7 @@ async function main(): Promise<void> {
   const warmup = Number(cli.warmup)
   const results: Counted[] = []
   for (const name of list(cli.cases)) {
-    const c = cases.get(name)
+    const c = cases.get(name) ?? (Object.hasOwn(ROUND_TRIPS, name) ? ROUND_TRIPS[name] : undefined)
     if (c === undefined) throw new Error(`unknown case '${name}'`)
     for (const server of list(cli.servers)) {
       process.stdout.write(`  counting ${name} on ${server} (${warmup} warm-up, ${requests} counted) ...\n`)
@@ -182,12 +243,17 @@ async function main(): Promise<void> {
   for (const name of list(cli.cases)) {
     const rows = results.filter((r) => r.case === name)
     const base = rows[0]!.perRequest
-    console.log(`\n${name}: instructions per request (callgrind, user space)`)
+    const trip = Object.hasOwn(ROUND_TRIPS, name)
+    const unit = trip ? 'round trip (ask and answer)' : 'request'
+    console.log(`\n${name}: instructions per ${unit} (callgrind, user space)`)
     for (const r of rows) {
       const ratio = base / r.perRequest
+      // A round trip against a plain call on the same server: the MRTR figure, free of the machine's noise.
+      const call = results.find((c) => c.case === 'tools-call' && c.server === r.server)
+      const overCall = trip && call ? `  × tools-call: ${(r.perRequest / call.perRequest).toFixed(2)}` : ''
       console.log(
         `  ${r.server.padEnd(18)} ${Math.round(r.perRequest).toLocaleString('en-US').padStart(10)}  ` +
-          `× ${rows[0]!.server}: ${(r.perRequest / base).toFixed(3)}  (speed ${ratio.toFixed(3)})`,
+          `× ${rows[0]!.server}: ${(r.perRequest / base).toFixed(3)}  (speed ${ratio.toFixed(3)})${overCall}`,
       )
     }
   }
