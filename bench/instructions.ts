@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
+import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const READY_TIMEOUT_MS = 120_000
@@ -136,33 +137,15 @@ const ROUND_TRIPS: Readonly<Record<string, RoundTrip>> = {
   'mrtr-guarded': { kind: 'round-trip', name: 'mrtr-guarded', tool: 'confirm_once' },
 }
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-}
-
 /** The ask, then the accepted answer carrying its state; the answer must come back confirmed. */
 async function roundTrip(port: number, agent: http.Agent, trip: RoundTrip): Promise<void> {
-  const headers = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
-    'mcp-method': 'tools/call',
-    'mcp-name': trip.tool,
-  }
-  const body = (extra: Record<string, unknown>) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: trip.tool, arguments: { text: 'hello world' }, ...extra, _meta: META },
-    })
-  const asked = await post(port, agent, '/mcp', headers, body({}))
+  const headers = headersFor(trip.tool)
+  const asked = await post(port, agent, '/mcp', headers, call(trip.tool))
   const requestState = /"requestState":"([^"]+)"/.exec(asked.text)?.[1]
   if (requestState === undefined) throw new Error(`${trip.tool} did not ask: ${asked.text.slice(0, 200)}`)
-  const inputResponses = { confirm: { action: 'accept', content: { ok: true } } }
-  const answered = await post(port, agent, '/mcp', headers, body({ inputResponses, requestState }))
-  if (!answered.text.includes('confirmed hello world'))
+  const answer = call(trip.tool, { inputResponses: ANSWERS, requestState })
+  const answered = await post(port, agent, '/mcp', headers, answer)
+  if (!answered.text.includes(CONFIRMED))
     throw new Error(`${trip.tool} did not confirm: ${answered.text.slice(0, 200)}`)
 }
 

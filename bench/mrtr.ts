@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
 import { onServerCpu, pinLoadGenerator, processCpuSeconds } from './machine.ts'
+import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
 import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
 
 const { values: cli } = parseArgs({
@@ -64,32 +65,12 @@ interface Sample {
   failed: number
 }
 
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-}
-const headersFor = (name: string): Record<string, string> => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'tools/call',
-  'mcp-name': name,
-})
-const call = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name, arguments: { text: 'hello world' }, ...extra, _meta: META },
-  })
-const ANSWERS = { confirm: { action: 'accept', content: { ok: true } } }
 /** The answer body, split where the ask's requestState goes. */
 const answerAround = (tool: string): [string, string] => {
   const marker = 'REQUEST_STATE_GOES_HERE'
   const [head, tail] = call(tool, { inputResponses: ANSWERS, requestState: marker }).split(marker)
   return [head!, tail!]
 }
-const CONFIRMED = 'confirmed hello world'
 
 async function startServer(store: string): Promise<{ child: ChildProcess; port: number }> {
   const profile = cli['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cli['cpu-prof']}`]
