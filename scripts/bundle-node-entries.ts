@@ -65,6 +65,9 @@ async function bundlePackage(dir: string, manifest: Manifest): Promise<number> {
     platform: 'node',
     target: 'node20',
     packages: 'external',
+    // Not the workspace's tsconfig: its `paths` point `@tessera/*` at their sources, which would
+    // pull another package's code into this one's bundle instead of importing it.
+    tsconfigRaw: {},
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
     sourcesContent: false,

@@ -209,7 +209,7 @@ const authViolations = () =>
  * it is a set of stores, so no transport.
  */
 /**
- * `@tessera/skills` outside its tests: core (any entry point), yaml and its own files; it serves
+ * `@tessera/skills` outside its tests: core (any entry point), js-yaml and its own files; it serves
  * skills on every runtime, so a Node built-in only in its Node entry (`src/node.ts`).
  */
 const skillsViolations = () => {
@@ -221,7 +221,7 @@ const skillsViolations = () => {
     .map(({ file, ref }) => `${repoPath(file)}:${ref.line} ${ref.specifier}`)
   const packages = packageViolations('skills', (specifier) => {
     const pkg = packageOf(specifier)
-    return pkg === '@tessera/core' || pkg === 'yaml' || isBuiltin(specifier)
+    return pkg === '@tessera/core' || pkg === 'js-yaml' || isBuiltin(specifier)
   })
   return [...builtins, ...packages]
 }

@@ -4,7 +4,7 @@
  * `---`, parsed as YAML into a JSON object (what `skills/list` sends as the entry's `frontmatter`,
  * and what a client compares against the file it reads).
  */
-import { parse } from 'yaml'
+import { CORE_SCHEMA, load } from 'js-yaml'
 
 const BLOCK = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 
@@ -15,7 +15,8 @@ export function readFrontmatter(markdown: string): Record<string, unknown> | str
   if (block === null) return 'SKILL.md must begin with YAML frontmatter between --- lines'
   let parsed: unknown
   try {
-    parsed = parse(block[1]!)
+    // YAML 1.2's core schema: a date or a `<<` key stays text, as in the file.
+    parsed = load(block[1]!, { schema: CORE_SCHEMA })
   } catch (error) {
     return `its frontmatter is not YAML (${(error as Error).message.split('\n')[0]})`
   }

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto'
 import { createServer, type McpServer } from '@tessera/core'
 import { createTestClient, type TestClient } from '@tessera/core/testing'
+import { load } from 'js-yaml'
 import { describe, expect, it } from 'vitest'
-import { parse } from 'yaml'
 import { SKILLS_EXTENSION, type SkillSource, type SkillsOptions, skillsExtension } from './index.ts'
 
 const PDF_MD = `---
@@ -71,7 +71,7 @@ describe('skills extension', () => {
     expect(listed.skills).toEqual([
       {
         uri: 'skill://pdf-processing/SKILL.md',
-        frontmatter: parse(PDF_MD.split('---')[1]!),
+        frontmatter: load(PDF_MD.split('---')[1]!),
         resources: [
           { uri: 'skill://pdf-processing/SKILL.md', digest: sha256(PDF_MD), size: Buffer.byteLength(PDF_MD) },
           { uri: 'skill://pdf-processing/assets/logo.png', digest: sha256(LOGO), size: LOGO.length },
