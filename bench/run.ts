@@ -195,6 +195,11 @@ interface Server {
   origin: string
   child: ChildProcess
   stderrTail: () => string
+  /**
+   * Resident memory once it listens, before any request, MiB: what loading the runtime, the
+   * framework and the tools costs, beside which the RSS after load shows what serving added.
+   */
+  startRss?: number
 }
 
 const RUNTIMES = ['node', 'bun', 'deno'] as const
@@ -256,7 +261,8 @@ function startServer(name: string, pin: boolean, runtime: Runtime): Promise<Serv
       if (!m) return
       clearTimeout(timer)
       child.stdout!.resume()
-      ok({ name, origin: `http://127.0.0.1:${m[1]}`, child, stderrTail })
+      const startRss = processRssMiB(child.pid)
+      ok({ name, origin: `http://127.0.0.1:${m[1]}`, child, stderrTail, startRss })
     })
   })
 }
@@ -459,6 +465,9 @@ async function main(): Promise<number> {
     for (const s of started) if (s.status === 'fulfilled') servers.push(s.value)
     const failedStart = started.find((s): s is PromiseRejectedResult => s.status === 'rejected')
     if (failedStart) throw failedStart.reason
+    console.log(
+      `bench: RSS once listening, before any request: ${servers.map((server) => `${server.name} ${mib(server.startRss)} MiB`).join(', ')}`,
+    )
 
     // Preflight: every case once per server; a benchmark that measures errors is worthless.
     const ops = new Map<string, Operation>()
@@ -629,6 +638,7 @@ async function main(): Promise<number> {
             generators,
           },
           servers: Object.fromEntries(serverNames.map((s) => [s, SERVERS[s]])),
+          startRss: Object.fromEntries(servers.map((server) => [server.name, server.startRss])),
           peers: peerVersions(serverNames),
           measurements,
         },
