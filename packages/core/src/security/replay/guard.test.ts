@@ -184,6 +184,23 @@ describe('createSingleUseGuard', () => {
     expect(events.filter((e) => e.type === 'lease_lost')).toHaveLength(1)
   })
 
+  it('throwsLeaseLostForAWorkThatDeclaresNoSignalThoughItsSignalNeverAborts', async () => {
+    const store = withOverrides({ renew: async () => false })
+    const guard = createSingleUseGuard({ store, leaseMs: 150, renewEveryMs: 30 })
+    let handed: AbortSignal | undefined
+    // A rest parameter is not counted in `length`: this work is handed the signal that never aborts.
+    const work = async (...args: AbortSignal[]) => {
+      await sleep(120)
+      handed = args[0]
+      return 'finished anyway'
+    }
+    expect(work.length).toBe(0)
+    const error = await guard.run('k', 'rollback', TTL, work, (v) => v).catch((e: unknown) => e)
+    expect(handed?.aborted).toBe(false)
+    expect(error).toBeInstanceOf(LeaseLostError)
+    expect(error).toMatchObject({ code: 'TESSERA_LEASE_LOST', completed: true, value: 'finished anyway' })
+  })
+
   it('givesTheLeaseUpWhenNoRenewalSucceedsBeforeItRunsOut', async () => {
     const events: SingleUseEvent[] = []
     const store = withOverrides({ renew: connectionRefused })

@@ -12,7 +12,11 @@ import { assertClaimArguments, newEpoch, newFence, pastDeadline } from './replay
 export interface MemoryReplayStoreOptions {
   /** Clock in epoch milliseconds; injectable so tests can move time without waiting. */
   now?: () => number
-  /** Sweep expired records once this many claims have been made since the last sweep. */
+  /**
+   * Sweep expired records once this many claims have been made since the last sweep (default
+   * 1024), or, while the store holds more records than that, once as many claims as it holds
+   * records: a sweep walks every record, so it then costs at most one record a claim.
+   */
   sweepEvery?: number
 }
 
@@ -67,7 +71,7 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
   return {
     async claim(key, what, leaseMs, ttlMs, conditions): Promise<ClaimResult> {
       assertClaimArguments(key, leaseMs, ttlMs, conditions)
-      if (++claimsSinceSweep >= sweepEvery) sweep()
+      if (++claimsSinceSweep >= sweepEvery && claimsSinceSweep >= records.size) sweep()
       const at = now()
       if (pastDeadline(conditions?.deadline, at)) return { kind: 'late' }
       if (conditions?.epoch !== undefined && conditions.epoch !== epoch) return { kind: 'stale' }
