@@ -19,6 +19,8 @@ import { parseArgs } from 'node:util'
 import { type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { canPin, onServerCpu } from './machine.ts'
+import { commaList } from './options.ts'
+import { readyPort, stderrTail } from './server-child.ts'
 import { hasWrk, removeWrkScripts, runWrk, wrkCaseScript } from './wrk.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -49,7 +51,7 @@ interface Running {
   nextSamplerLine(): Promise<string>
 }
 
-function start(server: string, out: string, path: string): Promise<Running> {
+async function start(server: string, out: string, path: string): Promise<Running> {
   const argv = onServerCpu([
     process.execPath,
     '--import',
@@ -68,19 +70,8 @@ function start(server: string, out: string, path: string): Promise<Running> {
     if (line.startsWith('ALLOCATIONS ')) waiting.shift()?.(line)
   })
   const nextSamplerLine = () => new Promise<string>((resolveLine) => waiting.push(resolveLine))
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      fail(new Error(`${server} printed no READY line`))
-    }, READY_TIMEOUT_MS)
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const ready = /^READY (\d+)/.exec(line)
-      if (ready === null) return
-      clearTimeout(timer)
-      ok({ child, url: `http://127.0.0.1:${ready[1]}${path}`, nextSamplerLine })
-    })
-    child.once('exit', (code) => fail(new Error(`${server} exited (${code}) before it was ready`)))
-  })
+  const port = await readyPort(child, server, READY_TIMEOUT_MS, stderrTail(child))
+  return { child, url: `http://127.0.0.1:${port}${path}`, nextSamplerLine }
 }
 
 async function load(c: HttpCase, url: string, seconds: number): Promise<number> {
@@ -137,19 +128,14 @@ async function measure(server: string, c: HttpCase, dir: string): Promise<void> 
 if (!hasWrk()) throw new Error('wrk is not installed: run npm run bench:setup')
 const cases = loadHttpCases(join(ROOT, 'bench/requests'))
 const dir = mkdtempSync(join(os.tmpdir(), 'tessera-allocations-'))
-const list = (s: string) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
 try {
   console.log(
     `allocations: sampled every ${process.env.ALLOCATIONS_INTERVAL ?? 256} bytes, wrk c=${cli.connections}, ${cli.seconds} s after ${cli.warmup} s of warm-up${canPin ? ', server on CPU 0, load on CPU 1' : ''}`,
   )
-  for (const name of list(cli.cases)) {
+  for (const name of commaList(cli.cases)) {
     const c = cases.get(name)
     if (c === undefined) throw new Error(`unknown case ${name}: ${[...cases.keys()].join(', ')}`)
-    for (const server of list(cli.servers)) await measure(server, c, dir)
+    for (const server of commaList(cli.servers)) await measure(server, c, dir)
   }
 } finally {
   removeWrkScripts()

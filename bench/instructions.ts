@@ -18,12 +18,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import http from 'node:http'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
+import { commaList } from './options.ts'
 import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
+import { readyPort, stderrTail } from './server-child.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const READY_TIMEOUT_MS = 120_000
@@ -40,19 +41,13 @@ const { values: cli } = parseArgs({
   },
 })
 
-const list = (s: string) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
-
 interface Counted {
   server: string
   case: string
   perRequest: number
 }
 
-function startUnderCallgrind(
+async function startUnderCallgrind(
   server: string,
   outFile: string,
 ): Promise<{ child: ChildProcess; port: number }> {
@@ -74,23 +69,8 @@ function startUnderCallgrind(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   )
-  let stderr = ''
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000)
-  })
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      fail(new Error(`${server} printed no READY line under callgrind:\n${stderr}`))
-    }, READY_TIMEOUT_MS)
-    child.once('exit', (code) => fail(new Error(`${server} exited (${code}) before READY:\n${stderr}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^READY (\d+)$/.exec(line.trim())
-      if (!m) return
-      clearTimeout(timer)
-      ok({ child, port: Number(m[1]) })
-    })
-  })
+  const port = await readyPort(child, `${server} under callgrind`, READY_TIMEOUT_MS, stderrTail(child))
+  return { child, port }
 }
 
 /** One POST on a kept-alive connection of `agent`: its status, content type and body. */
@@ -215,15 +195,15 @@ async function main(): Promise<void> {
   const requests = Number(cli.requests)
   const warmup = Number(cli.warmup)
   const results: Counted[] = []
-  for (const name of list(cli.cases)) {
+  for (const name of commaList(cli.cases)) {
     const c = cases.get(name) ?? (Object.hasOwn(ROUND_TRIPS, name) ? ROUND_TRIPS[name] : undefined)
     if (c === undefined) throw new Error(`unknown case '${name}'`)
-    for (const server of list(cli.servers)) {
+    for (const server of commaList(cli.servers)) {
       process.stdout.write(`  counting ${name} on ${server} (${warmup} warm-up, ${requests} counted) ...\n`)
       results.push({ server, case: name, perRequest: await count(server, c, requests, warmup) })
     }
   }
-  for (const name of list(cli.cases)) {
+  for (const name of commaList(cli.cases)) {
     const rows = results.filter((r) => r.case === name)
     const base = rows[0]!.perRequest
     const trip = Object.hasOwn(ROUND_TRIPS, name)

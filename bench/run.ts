@@ -12,7 +12,6 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
@@ -20,9 +19,11 @@ import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { Latencies } from './latency.ts'
 import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB } from './machine.ts'
+import { commaList } from './options.ts'
 import { ensurePeer, PEERS, peerVersions } from './peers.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
 import { scenarios } from './scenarios.ts'
+import { readyPort, stderrTail } from './server-child.ts'
 import { hasWrk, removeWrkScripts, runWrk, wrkCaseScript } from './wrk.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -115,11 +116,6 @@ function positive(name: string, value: string, integer: boolean): number {
   }
   return n
 }
-const list = (s: string) =>
-  s
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean)
 
 type Case = HttpCase | Scenario
 
@@ -233,38 +229,19 @@ function startServer(name: string, pin: boolean, runtime: Runtime): Promise<Serv
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  let tail = ''
-  child.stderr!.on('data', (d: Buffer) => {
-    tail = (tail + d.toString()).slice(-4000)
-  })
-  const stderrTail = () => tail.trim() || '(no stderr)'
-  return new Promise((ok, fail) => {
-    const lines = createInterface({ input: child.stdout! })
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      fail(
-        new Fatal(
-          `server ${name} printed no READY line within ${READY_TIMEOUT_MS / 1000} s\n${stderrTail()}`,
-        ),
-      )
-    }, READY_TIMEOUT_MS)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      fail(
-        new Fatal(
-          `server ${name} (${def.file}) exited (${signal ?? `code ${code}`}) before READY:\n${stderrTail()}`,
-        ),
-      )
-    })
-    lines.on('line', (line) => {
-      const m = /^READY (\d+)$/.exec(line.trim())
-      if (!m) return
-      clearTimeout(timer)
-      child.stdout!.resume()
-      const startRss = processRssMiB(child.pid)
-      ok({ name, origin: `http://127.0.0.1:${m[1]}`, child, stderrTail, startRss })
-    })
-  })
+  const tail = stderrTail(child)
+  return readyPort(child, `server ${name} (${def.file})`, READY_TIMEOUT_MS, tail).then(
+    (port) => ({
+      name,
+      origin: `http://127.0.0.1:${port}`,
+      child,
+      stderrTail: tail,
+      startRss: processRssMiB(child.pid),
+    }),
+    (error: Error) => {
+      throw new Fatal(error.message)
+    },
+  )
 }
 
 async function stopServer(server: Server): Promise<void> {
@@ -398,12 +375,12 @@ async function main(): Promise<number> {
     throw new Fatal(`--warmup ${cli.warmup}: not a number of seconds`)
   }
   const reps = positive('reps', cli.reps, true)
-  const connectionLevels = list(cli.connections).map((c) => positive('connections', c, true))
+  const connectionLevels = commaList(cli.connections).map((c) => positive('connections', c, true))
 
   const httpCases = loadHttpCases(join(BENCH, 'requests'))
   const allCases = new Map<string, Case>([...httpCases, ...scenarios.map((s) => [s.name, s] as const)])
   const caseNames = cli.cases
-    ? list(cli.cases)
+    ? commaList(cli.cases)
     : [...allCases.values()].filter((c) => c.default).map((c) => c.name)
   const cases = caseNames.map((n) => {
     const c = allCases.get(n)
@@ -414,7 +391,7 @@ async function main(): Promise<number> {
     return c
   })
 
-  const wanted = cli.generators === undefined ? ['wrk', 'autocannon'] : list(cli.generators)
+  const wanted = cli.generators === undefined ? ['wrk', 'autocannon'] : commaList(cli.generators)
   for (const g of wanted) {
     if (g !== 'wrk' && g !== 'autocannon')
       throw new Fatal(`unknown generator '${g}' (known: wrk, autocannon)`)
@@ -431,7 +408,7 @@ async function main(): Promise<number> {
   if (!(RUNTIMES as readonly string[]).includes(cli.runtime))
     throw new Fatal(`--runtime ${cli.runtime}: one of ${RUNTIMES.join(', ')}`)
   const runtime = cli.runtime as Runtime
-  const serverNames = list(cli.servers)
+  const serverNames = commaList(cli.servers)
   if (cli.peer) for (const peer of Object.keys(PEERS)) if (!serverNames.includes(peer)) serverNames.push(peer)
   for (const s of serverNames) {
     if (!SERVERS[s]) throw new Fatal(`unknown server '${s}' (known: ${Object.keys(SERVERS).join(', ')})`)
