@@ -24,7 +24,7 @@ import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
 import { onServerCpu, pinLoadGenerator, processCpuSeconds } from './machine.ts'
 import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
-import { hasWrk, removeWrkScripts, runWrk } from './wrk.ts'
+import { hasWrk, luaString, removeWrkScripts, runWrk, wrkHeaders } from './wrk.ts'
 
 const { values: cli } = parseArgs({
   options: {
@@ -157,18 +157,15 @@ async function autocannonLoad(port: number, load: Load, connections: number, sec
  */
 function wrkScript(load: Load): string {
   const tool = TOOL[load]
-  const lua = (s: string) => JSON.stringify(s)
-  const headers = Object.entries(headersFor(tool))
-    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
-    .join('\n')
+  const headers = wrkHeaders(headersFor(tool))
   const [head, tail] = answerAround(tool)
   const sequence =
     load === 'tools/call (plain)'
-      ? `wrk.body = ${lua(call(tool))}
+      ? `wrk.body = ${luaString(call(tool))}
 response = function(status, headers, body)
   if status == 200 then ops = ops + 1 else bad = bad + 1 end
 end`
-      : `local ask, head, tail = ${lua(call(tool))}, ${lua(head)}, ${lua(tail)}
+      : `local ask, head, tail = ${luaString(call(tool))}, ${luaString(head)}, ${luaString(tail)}
 local states = {}
 request = function()
   local state = table.remove(states)
@@ -178,7 +175,7 @@ end
 response = function(status, headers, body)
   local state = body:match('"requestState":"([^"]+)"')
   if state then states[#states + 1] = state
-  elseif body:find(${lua(CONFIRMED)}, 1, true) then ops = ops + 1
+  elseif body:find(${luaString(CONFIRMED)}, 1, true) then ops = ops + 1
   else bad = bad + 1 end
 end`
   return `wrk.method = "POST"

@@ -81,17 +81,25 @@ export function removeWrkScripts(): void {
  * harness reads (requests, seconds, socket errors, non-2xx, p50 and p99 in µs) on one line.
  */
 export function wrkCaseScript(c: HttpCase): string {
-  const lua = (s: string) => JSON.stringify(s)
-  const headers = Object.entries(c.headers)
-    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
-    .join('\n')
   return `wrk.method = "POST"
-wrk.body = ${lua(c.body)}
-${headers}
+wrk.body = ${luaString(c.body)}
+${wrkHeaders(c.headers)}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format("WRK %d %d %d %d %d %d\\n", summary.requests, summary.duration,
     e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(50), latency:percentile(99)))
 end
 `
+}
+
+/** A Lua string literal of `text` (JSON's escapes are Lua's for what a request holds). */
+export function luaString(text: string): string {
+  return JSON.stringify(text)
+}
+
+/** The Lua lines that set `headers` on every request wrk sends. */
+export function wrkHeaders(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`)
+    .join('\n')
 }
