@@ -9,6 +9,8 @@
  *   JSON Schema and parses the call's arguments (the floor of any server of zod schemas);
  * - `tessera`: Tessera with 50 tools, compiled (`node`, the way an installed package runs);
  * - `tsx`: the same file through tsx (how the workspace runs it);
+ * - `bundled` and `zod-bundled`: the files of `tessera` and `zod` each bundled into one file by
+ *   esbuild, as a deployment to a function platform ships a server (`docs/guides/runtimes.md`);
  * - `demo`: the ops demo, compiled, restarted on the data folder its first start made (SQLite,
  *   its key file, pino), answering `service_status`;
  * - with `--peer`, `official` and `mcp-use`: the same 50 tools on the official SDK and on mcp-use,
@@ -24,6 +26,7 @@ import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { build } from 'esbuild'
 import { ensurePeer, PEERS } from './peers.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -31,7 +34,7 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '15' },
     tools: { type: 'string', default: '50' },
-    servers: { type: 'string', default: 'raw,zod,tessera,tsx,demo' },
+    servers: { type: 'string', default: 'raw,zod,zod-bundled,tessera,bundled,tsx,demo' },
     json: { type: 'string' },
     peer: { type: 'boolean', default: false },
   },
@@ -78,6 +81,29 @@ const DEMO_DATA = values.servers.split(',').includes('demo')
   ? mkdtempSync(join(tmpdir(), 'tessera-startup-demo-'))
   : undefined
 
+// The one-file bundles, made only when measured.
+const BUNDLES = /bundled/.test(values.servers) ? mkdtempSync(join(tmpdir(), 'tessera-startup-bundles-')) : ''
+/** Where `file`'s bundle is written (by `makeBundles`, before the first run). */
+const bundleOf = (file: string) => join(BUNDLES, file.replace(/^.*\//, ''))
+
+/** Bundles each file into one ES module, with the `require` its CommonJS packages need. */
+async function makeBundles(files: string[]): Promise<void> {
+  for (const file of files) {
+    await build({
+      entryPoints: [join(ROOT, file)],
+      outfile: bundleOf(file),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      banner: {
+        js: "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);",
+      },
+      logLevel: 'error',
+    })
+  }
+}
+
 interface StartupServer {
   id: string
   name: string
@@ -109,6 +135,20 @@ const ALL_SERVERS: StartupServer[] = [
     id: 'tessera',
     name: `tessera, ${values.tools} tools, compiled`,
     args: ['bench/servers/startup-tools.mjs'],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'zod-bundled',
+    name: `node:http + zod, bundled`,
+    args: [bundleOf('bench/servers/startup-zod.mjs')],
+    ready: readyLine,
+    call: toolCall,
+  },
+  {
+    id: 'bundled',
+    name: `tessera, ${values.tools} tools, bundled`,
+    args: [bundleOf('bench/servers/startup-tools.mjs')],
     ready: readyLine,
     call: toolCall,
   },
@@ -176,6 +216,7 @@ async function once(server: StartupServer): Promise<number> {
 
 if (!existsSync(join(ROOT, 'packages/core/dist/node/index.js'))) throw new Error('run npm run build first')
 const times = new Map<string, number[]>(SERVERS.map((s) => [s.name, []]))
+if (BUNDLES !== '') await makeBundles(['bench/servers/startup-zod.mjs', 'bench/servers/startup-tools.mjs'])
 try {
   // The first start warms the file cache (and makes the demo's data folder).
   for (const server of SERVERS) await once(server)
@@ -184,6 +225,7 @@ try {
   }
 } finally {
   if (DEMO_DATA !== undefined) rmSync(DEMO_DATA, { recursive: true, force: true })
+  if (BUNDLES !== '') rmSync(BUNDLES, { recursive: true, force: true })
 }
 
 const quantile = (sorted: number[], q: number) =>

@@ -9,9 +9,9 @@
  * one chunk they both import: a process that loads two entries still has one copy of each
  * module, of its classes and of its state. Everything outside the package (zod, pino, other
  * `@tessera/*` packages) stays an import, so the application's copy is the one used. Subpath
- * imports (`#crypto`) resolve to their Node builds, as they would at run time. Source maps chain
- * through tsc's, so a stack trace under `--enable-source-maps` names the TypeScript source,
- * which every package ships.
+ * imports (`#crypto`) resolve to their Node builds, as they would at run time, except
+ * `#on-demand`, which stays an import. Source maps chain through tsc's, so a stack trace under
+ * `--enable-source-maps` names the TypeScript source, which every package ships.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
@@ -65,6 +65,10 @@ async function bundlePackage(dir: string, manifest: Manifest): Promise<number> {
     platform: 'node',
     target: 'node20',
     packages: 'external',
+    // Kept a module of its own, imported by name (`packages/core/src/on-demand.ts`): bundled here,
+    // its `require('pino')` would become esbuild's own `__require("pino")`, which an application's
+    // bundler no longer follows.
+    external: ['#on-demand'],
     // Not the workspace's tsconfig: its `paths` point `@tessera/*` at their sources, which would
     // pull another package's code into this one's bundle instead of importing it.
     tsconfigRaw: {},

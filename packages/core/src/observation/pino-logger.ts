@@ -5,8 +5,8 @@
  * errors under `err` serialised with their type, message and stack, and what `redaction.ts` names
  * redacted.
  */
-import { createRequire } from 'node:module'
 import type { DestinationStream, LoggerOptions, Logger as PinoLogger, pino as pinoFunction } from 'pino'
+import { pinoPackage } from '#on-demand'
 import type { Logger } from './logger.ts'
 import { CENSOR, REDACTED_PATHS, withoutParamHeaders } from './redaction.ts'
 
@@ -28,7 +28,7 @@ let loaded: typeof pinoFunction | undefined
  * about a tenth of a server's start, and a server that logs nothing at its level never needs it.
  */
 function pinoNow(): typeof pinoFunction {
-  loaded ??= (createRequire(import.meta.url)('pino') as { pino: typeof pinoFunction }).pino
+  loaded ??= pinoPackage().pino
   return loaded
 }
 

@@ -4,7 +4,7 @@
  * function once, at registration, which makes checking a value the cheapest it can be. ajv is
  * loaded the first time a raw JSON Schema is compiled, so a server of zod schemas never loads it.
  */
-import { createRequire } from 'node:module'
+import { ajvPackage } from '#on-demand'
 import { declaresDefault, isDraft07, type JsonSchema, type RawSchemaCheck } from './raw-schema.ts'
 
 interface AjvValidateFn {
@@ -41,17 +41,17 @@ function ajvFor(schema: JsonSchema, io: 'input' | 'output', label: string): AjvI
   let ajv = ajvs.get(key)
   if (ajv === undefined) {
     const options = io === 'input' ? { ...ajvOptions, useDefaults: true } : ajvOptions
-    ajv = new (loadAjv(draft07 ? 'ajv' : 'ajv/dist/2020', label))(options)
+    ajv = new (loadAjv(draft07, label))(options)
     ajvs.set(key, ajv)
   }
   return ajv
 }
 
 /** ajv, loaded the first time a raw JSON Schema is compiled. */
-function loadAjv(id: string, label: string): AjvConstructor {
+function loadAjv(draft07: boolean, label: string): AjvConstructor {
   let mod: { default?: AjvConstructor } & AjvConstructor
   try {
-    mod = createRequire(import.meta.url)(id) as typeof mod
+    mod = ajvPackage(draft07) as typeof mod
   } catch (error) {
     throw new TypeError(
       `${label}: a raw JSON Schema needs ajv, which cannot be loaded here (${(error as Error).message}); use a zod schema.`,

@@ -96,10 +96,6 @@ function fault(code: TesseraErrorCode, message: string, id?: JsonRpcId): ParseOu
 }
 
 /**
- * Recursive, but it stops one level past the limit, so a hostile document cannot take it deeper
- * than `maxDepth + 1` frames; no allocation on the way.
- */
-/**
  * Whether `text` has more opening brackets than `maxDepth`. Every level of nesting opens with one,
  * so a text with no more than that cannot nest deeper, and the walk over the parsed value (a keyed
  * read of every property) is left for the texts that might. Brackets inside strings count too,
@@ -117,6 +113,10 @@ function mayBeDeeperThan(text: string, maxDepth: number): boolean {
 
 const BRACKETS = ['{', '['] as const
 
+/**
+ * Recursive, but it stops one level past the limit, so a hostile document cannot take it deeper
+ * than `maxDepth + 1` frames; no allocation on the way.
+ */
 function exceedsDepth(node: unknown, maxDepth: number, depth = 1): boolean {
   if (typeof node !== 'object' || node === null) return false
   if (depth > maxDepth) return true

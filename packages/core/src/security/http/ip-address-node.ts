@@ -4,13 +4,13 @@
  * parsed. Only a server with `trustProxy` parses one, and loading the library costs a start about
  * five milliseconds that every other server would pay for nothing.
  */
-import { createRequire } from 'node:module'
 import type ipaddr from 'ipaddr.js'
+import { ipaddrPackage } from '#on-demand'
 
 let loaded: typeof ipaddr | undefined
 
 /** The ipaddr.js module. */
 export function ipAddresses(): typeof ipaddr {
-  loaded ??= createRequire(import.meta.url)('ipaddr.js') as typeof ipaddr
+  loaded ??= ipaddrPackage()
   return loaded
 }

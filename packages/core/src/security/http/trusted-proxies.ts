@@ -52,12 +52,14 @@ export function trustedProxies(option: TrustProxyOption | undefined): TrustedPro
 
 function rangeOf(entry: unknown): [ipaddr.IPv4 | ipaddr.IPv6, number] {
   if (typeof entry === 'string') {
+    // Loaded outside the `try`: a library that cannot be loaded is that fault, not a bad entry.
+    const addresses = ipAddresses()
     try {
       if (entry.includes('/')) {
-        const [address, bits] = ipAddresses().parseCIDR(entry)
+        const [address, bits] = addresses.parseCIDR(entry)
         return [normalized(address), address.kind() === 'ipv6' && isMapped(address) ? bits - 96 : bits]
       }
-      const address = normalized(ipAddresses().parse(entry))
+      const address = normalized(addresses.parse(entry))
       return [address, address.kind() === 'ipv4' ? 32 : 128]
     } catch {
       // Named below, with the rule.
