@@ -153,6 +153,16 @@ describe('the Install section of get-started, as written', () => {
   })
 })
 
+/**
+ * The server's own line of the restart, read once it arrived: the answer can reach the client
+ * before the line has come through the pipes (`npm run dev` relays it through `tessera dev`).
+ */
+async function restartedOnce(): Promise<void> {
+  const restarts = () => servers[0]!.output().match(/^restarting api$/gm)?.length ?? 0
+  await expect.poll(restarts, { timeout: 10_000 }).toBeGreaterThan(0)
+  expect(restarts()).toBe(1)
+}
+
 describe("the generated project's README, as written", () => {
   const readme = () => shellBlocks(join(project, 'README.md'))
 
@@ -174,7 +184,7 @@ describe("the generated project's README, as written", () => {
     } finally {
       terminal.close()
     }
-    expect(servers[0]!.output().match(/^restarting api$/gm)).toHaveLength(1)
+    await restartedOnce()
     for (const block of blocks.slice(call + 1)) await runOrServe(block, project)
   })
 
@@ -189,7 +199,7 @@ describe("the generated project's README, as written", () => {
     }
     expect((await callRestart(answer)).structuredContent).toEqual({ service: 'api', restarted: true })
     await callRestart(answer)
-    expect(servers[0]!.output().match(/^restarting api$/gm)).toHaveLength(1)
+    await restartedOnce()
     expect(readFileSync(join(project, 'dist/main.js'), 'utf8')).toContain('listen')
   })
 })
