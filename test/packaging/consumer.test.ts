@@ -5,10 +5,11 @@
  * `node` over HTTP (both eras) and over stdio, the installed `tessera` binary inspects it, and a
  * TypeScript consumer of every entry point compiles `strict` with `nodenext` and with `bundler`
  * resolution, without skipLibCheck, where reading a property the tool's zod schema does not have
- * is a type error.
+ * is a type error. `tessera build` bundles the server into one file that runs from a folder of its
+ * own, and keeps the SQLite driver, which is native code, out of a bundle.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -141,19 +142,27 @@ async function post(url: string, body: object, headers: Record<string, string>) 
   return { response, body: (await response.json()) as { result?: Record<string, unknown> } }
 }
 
+/** The URL a server prints once it listens. */
+function listeningUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve))
+}
+
+/** `greet` called with `name` as a 2026-07-28 client calls it. */
+function greet(url: string, name: string, id = 1) {
+  const call = { name: 'greet', arguments: { name }, _meta: MODERN_META }
+  return post(
+    url,
+    { jsonrpc: '2.0', id, method: 'tools/call', params: call },
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' },
+  )
+}
+
 describe('a project outside the repository', () => {
   it('runsTheServerWithPlainNodeOverHttpInBothEras', async () => {
     const child = startHello()
     try {
-      const url = await new Promise<string>((resolve) =>
-        createInterface({ input: child.stdout }).once('line', resolve),
-      )
-      const call = { name: 'greet', arguments: { name: 'Ada' }, _meta: MODERN_META }
-      const modern = await post(
-        url,
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: call },
-        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' },
-      )
+      const url = await listeningUrl(child)
+      const modern = await greet(url, 'Ada')
       expect(modern.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada.' }])
       const init = await post(
         url,
@@ -194,6 +203,39 @@ describe('a project outside the repository', () => {
     } finally {
       child.kill()
     }
+  })
+
+  it('bundlesTheServerWithTesseraBuildAndRunsTheBundleFromAFolderOfItsOwn', async () => {
+    const tessera = join(project, 'node_modules/.bin/tessera')
+    const built = await run(tessera, ['build', 'hello.mjs', '--out', 'bundle/hello.mjs'], project)
+    expect(built.code, built.output).toBe(0)
+    expect(built.output).toContain('bundle/hello.mjs: ')
+    expect(built.output).not.toContain('left out')
+    const alone = outsideFolder('bundle')
+    copyFileSync(join(project, 'bundle/hello.mjs'), join(alone, 'hello.mjs'))
+    const child = spawn(process.execPath, ['hello.mjs'], { cwd: alone, env: cleanEnv() })
+    try {
+      const answered = await greet(await listeningUrl(child), 'Bo')
+      expect(answered.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Bo.' }])
+    } finally {
+      child.kill()
+    }
+  })
+
+  it('keepsTheSqliteDriverOutOfABundleAndSaysSo', async () => {
+    // better-sqlite3 is native code: it must be installed beside the bundle, never copied in.
+    writeFileSync(
+      join(project, 'stores.mjs'),
+      "import { sqliteStores } from '@tessera/store-sqlite'\nconsole.log(typeof sqliteStores)\n",
+    )
+    const built = await run(
+      join(project, 'node_modules/.bin/tessera'),
+      ['build', 'stores.mjs', '-o', 'bundle/stores.mjs'],
+      project,
+    )
+    expect(built.code, built.output).toBe(0)
+    expect(built.output).toContain('left out, to be installed beside it: better-sqlite3')
+    expect(readFileSync(join(project, 'bundle/stores.mjs'), 'utf8')).toMatch(/from "better-sqlite3"/)
   })
 
   it.each(['nodenext', 'bundler'])('compilesATypeScriptConsumerStrictlyWith%sResolution', async (mode) => {

@@ -5,6 +5,7 @@
  * included, is reported in one line (`failure.ts`); `--verbose` adds the stack and the cause.
  */
 import { Command, CommanderError, Option } from 'commander'
+import { buildServer } from './commands/build.ts'
 import { call } from './commands/call.ts'
 import { dev } from './commands/dev.ts'
 import { ExitCode } from './commands/exit-codes.ts'
@@ -56,7 +57,7 @@ export async function run(argv: readonly string[]): Promise<number> {
 /** The `tessera` command and its subcommands; each action reports its exit code to `exit`. */
 function defineProgram(exit: (code: number) => void): Command {
   const program = new Command('tessera')
-    .description('Run, inspect and call MCP servers; manage requestState key files.')
+    .description('Run, bundle, inspect and call MCP servers; manage requestState key files.')
     .version('0.1.0')
     .option('--verbose', 'when a command fails, print the stack and the cause of the error too')
     .exitOverride()
@@ -75,6 +76,16 @@ function defineProgram(exit: (code: number) => void): Command {
     .option('--no-console', 'do not serve the development console at /_tessera/')
     .action(async (entry: string, args: string[], options) => {
       exit(await dev(entry, { ...options, args }))
+    })
+  program
+    .command('build')
+    .description('bundle a server file into one ES module for Node, for a fast cold start')
+    .argument('<entry>', 'the server file (TypeScript or JavaScript)')
+    .option('-o, --out <file>', 'the bundle (.mjs)', 'dist/server.mjs')
+    .option('--external <package>', 'leave a package out, to install beside the bundle (repeatable)', collect)
+    .option('--minify', 'minify the bundle')
+    .action(async (entry: string, options) => {
+      exit(await buildServer(entry, options))
     })
   defineClientCommands(program, exit)
   defineKeyCommands(program, exit)
