@@ -235,7 +235,7 @@ describe('a project outside the repository', () => {
     )
     expect(built.code, built.output).toBe(0)
     expect(built.output).toContain('left out, to be installed beside it: better-sqlite3')
-    expect(readFileSync(join(project, 'bundle/stores.mjs'), 'utf8')).toMatch(/from "better-sqlite3"/)
+    expect(readFileSync(join(project, 'bundle/stores.mjs'), 'utf8')).toMatch(/require\("better-sqlite3"\)/)
   })
 
   it.each(['nodenext', 'bundler'])('compilesATypeScriptConsumerStrictlyWith%sResolution', async (mode) => {

@@ -1,13 +1,13 @@
 /**
  * @module on-demand
- * `#on-demand` on Node, Bun and Deno: the packages core loads the first time it needs them, since
- * most servers never do (pino before the first line at the logger's level, ipaddr.js for
- * `trustProxy`, ajv for a raw JSON Schema, `@opentelemetry/api` once an SDK registered). An ES
- * module cannot import synchronously, so each is required.
+ * `#on-demand` on Node, Bun and Deno: the packages core loads the first time it needs them, which
+ * for most servers is never (pino until a line at the logger's level is written, ipaddr.js
+ * without `trustProxy`, ajv without a raw JSON Schema, `@opentelemetry/api` until an SDK
+ * registered). An ES module cannot import synchronously, so each is required.
  *
- * Each is named in a `require('…')` call, so that a bundler sees it: esbuild and webpack put the
- * package in an application's bundle (evaluated on first use, as here), and the bundle runs
- * without `node_modules`. Node gives an ES module no `require`, so unbundled this module makes
+ * Each is named in a `require('…')` call, so that a bundler sees it: esbuild and Bun's bundler
+ * put the package in an application's bundle (evaluated on first use, as here), and the bundle
+ * runs without `node_modules`. Node gives an ES module no `require`, so unbundled this module makes
  * one; Bun gives it one, which resolves from this file alike.
  *
  * `npm run build` leaves this module out of core's Node bundles (it is imported by this name from

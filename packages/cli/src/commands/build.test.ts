@@ -60,11 +60,35 @@ describe('tessera build', () => {
     const bundle = readFileSync(out, 'utf8')
     expect(bundle).toContain('bundled greeting')
     expect(bundle).not.toContain('native from node_modules')
-    expect(bundle).toMatch(/from "native-lib"/)
+    expect(bundle).toMatch(/require\("native-lib"\)/)
     expect(existsSync(`${out}.map`)).toBe(true)
     expect(printed).toContain('left out, to be installed beside it: native-lib')
     const ran = spawnSync(process.execPath, [out], { cwd: project, encoding: 'utf8' })
     expect(ran.stdout.trim()).toBe('bundled greeting | native from node_modules')
+  })
+
+  it('loadsANativePackageOnlyWhenItsImporterFirstRuns', async () => {
+    write('src/uses-native.ts', "export { native } from 'native-lib'\n")
+    write(
+      'src/lazy.ts',
+      `if (process.argv[2] === 'native') console.log((await import('./uses-native.ts')).native)
+else console.log('no native package needed')
+`,
+    )
+    const out = join(project, 'dist/lazy.mjs')
+    await buildServer(join(project, 'src/lazy.ts'), { out })
+    // Alone, without the package: a start that never takes the path to it does not need it.
+    const alone = mkdtempSync(join(tmpdir(), 'tessera-build-alone-'))
+    try {
+      writeFileSync(join(alone, 'lazy.mjs'), readFileSync(out))
+      const without = spawnSync(process.execPath, ['lazy.mjs'], { cwd: alone, encoding: 'utf8' })
+      expect(without.stderr).toBe('')
+      expect(without.stdout.trim()).toBe('no native package needed')
+    } finally {
+      rmSync(alone, { recursive: true, force: true })
+    }
+    const taken = spawnSync(process.execPath, [out, 'native'], { cwd: project, encoding: 'utf8' })
+    expect(taken.stdout.trim()).toBe('native from node_modules')
   })
 
   it('leavesOutThePackagesNamedExternal', async () => {

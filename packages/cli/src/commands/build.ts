@@ -4,8 +4,9 @@
  * imports into one ES module for Node, with a source map, for a platform that starts a process
  * per instance: Node then loads one module at each cold start instead of hundreds. What core
  * loads on first use is in the bundle too, and still loaded only then. The bundle gets the
- * `require` its CommonJS packages need; packages with native code stay out, to be installed
- * beside it (`native-packages.ts`), and so do those named with `--external`.
+ * `require` its CommonJS packages need. Packages with native code stay out, to be installed
+ * beside it, and are still loaded only when their importer first runs (`native-packages.ts`);
+ * those named with `--external` stay out too, imported when the bundle starts.
  */
 import { existsSync, statSync } from 'node:fs'
 import { relative, resolve } from 'node:path'
@@ -17,7 +18,7 @@ import { keepNativePackagesOut } from './native-packages.ts'
 export interface BuildOptions {
   /** The bundle's path; `.mjs`, since it is an ES module whatever the nearest package.json says. Default `dist/server.mjs`. */
   out?: string
-  /** Packages to leave out of the bundle, to be installed beside it. */
+  /** Packages to leave out of the bundle, to be installed beside it; imported when it starts. */
   external?: readonly string[]
   /** Minify the bundle (its source map still names the sources). */
   minify?: boolean

@@ -30,9 +30,15 @@ interface Manifest {
   optionalDependencies?: Record<string, string>
 }
 
+/** Where a native package's stand-in module lives in the bundle. */
+const NAMESPACE = 'tessera-native-package'
+
 /**
- * An esbuild plugin that leaves every import of a native package to run time and adds the
- * package's name to `kept`.
+ * An esbuild plugin that leaves every native package to run time and adds its name to `kept`.
+ * The package is not made external, which would hoist an `import` of it to the top of the bundle
+ * and load it (or fail for want of it) at every start, even where the application imports it
+ * only on a path it may never take. It becomes a module of the bundle whose body is
+ * `require(<package>)`, run when its importer first runs, as without the bundle.
  */
 export function keepNativePackagesOut(kept: Set<string>): Plugin {
   const nativeDirs = new Map<string, boolean>()
@@ -41,6 +47,8 @@ export function keepNativePackagesOut(kept: Set<string>): Plugin {
     setup(build) {
       build.onResolve({ filter: /^[^./#]/ }, async (args) => {
         if (args.pluginData === OWN_LOOKUP || args.path.startsWith('node:')) return undefined
+        // The stand-in's own `require`: left to the `require` of the bundle, at run time.
+        if (args.namespace === NAMESPACE) return { path: args.path, external: true }
         const name = packageName(args.path)
         const found = await build.resolve(args.path, {
           kind: args.kind,
@@ -58,8 +66,12 @@ export function keepNativePackagesOut(kept: Set<string>): Plugin {
         }
         if (!native) return undefined
         kept.add(name)
-        return { path: args.path, external: true }
+        return { path: args.path, namespace: NAMESPACE }
       })
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)})\n`,
+        loader: 'js',
+      }))
     },
   }
 }
