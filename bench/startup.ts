@@ -10,7 +10,7 @@
  * - `tessera`: Tessera with 50 tools, compiled (`node`, the way an installed package runs);
  * - `tsx`: the same file through tsx (how the workspace runs it);
  * - `bundled` and `zod-bundled`: the files of `tessera` and `zod` each bundled into one file by
- *   esbuild, as a deployment to a function platform ships a server (`docs/guides/runtimes.md`);
+ *   `tessera build`, as a deployment to a function platform ships a server;
  * - `demo`: the ops demo, compiled, restarted on the data folder its first start made (SQLite,
  *   its key file, pino), answering `service_status`;
  * - with `--peer`, `official` and `mcp-use`: the same 50 tools on the official SDK and on mcp-use,
@@ -26,7 +26,7 @@ import { dirname, join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { build } from 'esbuild'
+import { run as runTessera } from '@tessera/cli'
 import { ensurePeer, PEERS } from './peers.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -86,21 +86,11 @@ const BUNDLES = /bundled/.test(values.servers) ? mkdtempSync(join(tmpdir(), 'tes
 /** Where `file`'s bundle is written (by `makeBundles`, before the first run). */
 const bundleOf = (file: string) => join(BUNDLES, file.replace(/^.*\//, ''))
 
-/** Bundles each file into one ES module, with the `require` its CommonJS packages need. */
+/** Bundles each file as an application would, with `tessera build`. */
 async function makeBundles(files: string[]): Promise<void> {
   for (const file of files) {
-    await build({
-      entryPoints: [join(ROOT, file)],
-      outfile: bundleOf(file),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      banner: {
-        js: "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-    })
+    const code = await runTessera(['build', join(ROOT, file), '--out', bundleOf(file)])
+    if (code !== 0) throw new Error(`tessera build ${file} exited ${code}`)
   }
 }
 

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { WORKSPACE_ROOT } from '../workspace-sources.ts'
-import { cleanEnv, npmInstall, outsideFolder, packAll, run } from './tarballs.ts'
+import { callTool, cleanEnv, npmInstall, outsideFolder, packAll, run } from './tarballs.ts'
 
 const SERVER = `import { createServer } from '@tessera/core'
 import { listen } from '@tessera/core/http'
@@ -39,11 +39,6 @@ console.log(server.url)
 /** What esbuild's users add to an ES module bundle so that its CommonJS packages can `require`. */
 const REQUIRE_BANNER =
   "import { createRequire as topLevelCreateRequire } from 'node:module'; const require = topLevelCreateRequire(import.meta.url);"
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-}
 
 let project: string
 
@@ -70,30 +65,9 @@ function alone(bundle: string): string {
   return folder
 }
 
-async function call(url: string, name: string, args: object) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-      // From a trusted proxy: the forwarded address is parsed and matched against the ranges.
-      'x-forwarded-for': '10.1.2.3',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name, arguments: args, _meta: META },
-    }),
-  })
-  return (await response.json()) as {
-    result?: { content?: unknown; isError?: boolean }
-    error?: { message: string }
-  }
-}
+/** A call from behind a trusted proxy: the forwarded address is parsed and matched against the ranges. */
+const call = (url: string, name: string, args: object) =>
+  callTool(url, name, args, { headers: { 'x-forwarded-for': '10.1.2.3' } })
 
 /** Runs the bundle in `folder` and checks every package core loads on first use. */
 async function servesFrom(folder: string): Promise<void> {

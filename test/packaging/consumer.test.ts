@@ -13,13 +13,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanEnv, npmInstall, outsideFolder, packAll, run } from './tarballs.ts'
-
-const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'consumer-test', version: '1.0.0' },
-}
+import { callTool, cleanEnv, MODERN_META, npmInstall, outsideFolder, packAll, run } from './tarballs.ts'
 
 const HELLO = `import { createServer } from '@tessera/core'
 import { listen } from '@tessera/core/http'
@@ -147,23 +141,13 @@ function listeningUrl(child: ChildProcessWithoutNullStreams): Promise<string> {
   return new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve))
 }
 
-/** `greet` called with `name` as a 2026-07-28 client calls it. */
-function greet(url: string, name: string, id = 1) {
-  const call = { name: 'greet', arguments: { name }, _meta: MODERN_META }
-  return post(
-    url,
-    { jsonrpc: '2.0', id, method: 'tools/call', params: call },
-    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'greet' },
-  )
-}
-
 describe('a project outside the repository', () => {
   it('runsTheServerWithPlainNodeOverHttpInBothEras', async () => {
     const child = startHello()
     try {
       const url = await listeningUrl(child)
-      const modern = await greet(url, 'Ada')
-      expect(modern.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada.' }])
+      const modern = await callTool(url, 'greet', { name: 'Ada' })
+      expect(modern.result?.content).toEqual([{ type: 'text', text: 'Hello, Ada.' }])
       const init = await post(
         url,
         {
@@ -215,8 +199,8 @@ describe('a project outside the repository', () => {
     copyFileSync(join(project, 'bundle/hello.mjs'), join(alone, 'hello.mjs'))
     const child = spawn(process.execPath, ['hello.mjs'], { cwd: alone, env: cleanEnv() })
     try {
-      const answered = await greet(await listeningUrl(child), 'Bo')
-      expect(answered.body.result?.content).toEqual([{ type: 'text', text: 'Hello, Bo.' }])
+      const answered = await callTool(await listeningUrl(child), 'greet', { name: 'Bo' })
+      expect(answered.result?.content).toEqual([{ type: 'text', text: 'Hello, Bo.' }])
     } finally {
       child.kill()
     }

@@ -22,16 +22,11 @@ import {
   shellBlocks,
   startsServer,
 } from './documented-commands.ts'
-import { outsideFolder, run } from './tarballs.ts'
+import { callTool, outsideFolder, run } from './tarballs.ts'
 
 /** The address every documented command uses. */
 const URL = 'http://127.0.0.1:3000/mcp'
 const LISTENING = `MCP server listening on ${URL}`
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'documented-install-test', version: '1.0.0' },
-}
 
 const install = shellBlocks(join(WORKSPACE_ROOT, 'docs/get-started.md'), '## Install')
 /** Beside a folder named `tessera` that is this clone, as the page has it. */
@@ -92,24 +87,8 @@ async function runOrServe(block: ShellBlock, cwd: string): Promise<string> {
   return ran.output
 }
 
-async function callRestart(extra: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const response = await fetch(URL, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'restart_service',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'restart_service', arguments: { service: 'api' }, _meta: META, ...extra },
-    }),
-  })
-  return ((await response.json()) as { result: Record<string, unknown> }).result
+async function callRestart(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return (await callTool(URL, 'restart_service', { service: 'api' }, { params })).result!
 }
 
 describe('the Install section of get-started, as written', () => {

@@ -64,3 +64,46 @@ export async function npmInstall(cwd: string, args: string[] = []): Promise<void
   const done = await run('npm', ['install', '--no-audit', '--no-fund', ...args], cwd)
   if (done.code !== 0) throw new Error(`npm install failed in ${cwd}:\n${done.output}`)
 }
+
+/** The `_meta` of a 2026-07-28 request from the packaging tests' client, which can answer forms. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'packaging-test', version: '1.0.0' },
+}
+
+/** What a server answered a tool call with. */
+export interface ToolCallAnswer {
+  result?: Record<string, unknown> & { content?: unknown; isError?: boolean }
+  error?: { code: number; message: string }
+}
+
+/**
+ * A 2026-07-28 `tools/call` of `name` over HTTP, with the headers it needs. `params` adds to its
+ * params (an answer's `inputResponses` and `requestState`), `headers` to its headers.
+ */
+export async function callTool(
+  url: string,
+  name: string,
+  args: object,
+  more: { params?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<ToolCallAnswer> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...more.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: MODERN_META, ...more.params },
+    }),
+  })
+  return (await response.json()) as ToolCallAnswer
+}
