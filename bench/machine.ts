@@ -26,10 +26,20 @@ const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).s
 
 /** CPU seconds used so far by a process (all threads), or undefined where /proc is missing. */
 export function processCpuSeconds(pid: number | undefined): number | undefined {
+  const times = processCpuTimes(pid)
+  return times === undefined ? undefined : times.user + times.system
+}
+
+/**
+ * CPU seconds used so far by a process (all threads), in user space and in the kernel apart, or
+ * undefined where /proc is missing. The kernel's share of a request is its reads and writes, and
+ * what waking the load generator's thread costs the write that does it.
+ */
+export function processCpuTimes(pid: number | undefined): { user: number; system: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
+    return { user: Number(fields[11]) / CLK_TCK, system: Number(fields[12]) / CLK_TCK }
   } catch {
     return undefined
   }

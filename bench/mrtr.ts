@@ -22,7 +22,7 @@ import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
-import { onServerCpu, pinLoadGenerator, processCpuSeconds } from './machine.ts'
+import { onServerCpu, pinLoadGenerator, processCpuTimes } from './machine.ts'
 import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
 import { hasWrk, luaString, removeWrkScripts, runWrk, wrkHeaders } from './wrk.ts'
 
@@ -62,6 +62,8 @@ interface Sample {
   p99: number
   /** Server CPU per operation, µs. */
   cpuPerOp: number | undefined
+  /** The part of it in user space, µs: without the kernel's writes and the wake-ups they pay. */
+  userPerOp: number | undefined
   failed: number
 }
 
@@ -212,16 +214,19 @@ async function wrkLoad(port: number, load: Load, connections: number, seconds: n
 }
 
 async function measure(server: ChildProcess, port: number, load: Load, connections: number): Promise<Sample> {
-  const cpu0 = processCpuSeconds(server.pid)
+  const cpu0 = processCpuTimes(server.pid)
   const r = await (generator === 'wrk' ? wrkLoad : autocannonLoad)(port, load, connections, duration)
-  const cpu1 = processCpuSeconds(server.pid)
+  const cpu1 = processCpuTimes(server.pid)
+  const measured = cpu0 !== undefined && cpu1 !== undefined && r.ops > 0
+  const userPerOp = measured ? ((cpu1.user - cpu0.user) * 1e6) / r.ops : undefined
+  const kernelPerOp = measured ? ((cpu1.system - cpu0.system) * 1e6) / r.ops : undefined
   return {
     opsPerSec: r.ops / r.seconds,
     requestsPerSec: r.requests / r.seconds,
     p50: r.p50,
     p99: r.p99,
-    cpuPerOp:
-      cpu0 === undefined || cpu1 === undefined || r.ops === 0 ? undefined : ((cpu1 - cpu0) * 1e6) / r.ops,
+    cpuPerOp: userPerOp === undefined || kernelPerOp === undefined ? undefined : userPerOp + kernelPerOp,
+    userPerOp,
     failed: r.failed,
   }
 }
@@ -247,8 +252,9 @@ interface Row {
   /** Per repetition: this load's ops/s over the plain call's, and over the unguarded round trip's. */
   vsCall: number[]
   vsMrtr: number[]
-  /** Per repetition: this load's server CPU per operation over the plain call's. */
+  /** Per repetition: this load's server CPU per operation over the plain call's, all of it and in user space. */
   cpuVsCall: number[]
+  userVsCall: number[]
 }
 
 const rows: Row[] = []
@@ -268,7 +274,16 @@ for (const store of stores) {
     for (const connections of connectionsList) {
       const byLoad = new Map<Load, Row>()
       for (const load of loads) {
-        const row: Row = { store, load, connections, samples: [], vsCall: [], vsMrtr: [], cpuVsCall: [] }
+        const row: Row = {
+          store,
+          load,
+          connections,
+          samples: [],
+          vsCall: [],
+          vsMrtr: [],
+          cpuVsCall: [],
+          userVsCall: [],
+        }
         byLoad.set(load, row)
         rows.push(row)
       }
@@ -289,6 +304,8 @@ for (const store of stores) {
             row.vsCall.push(sample.opsPerSec / plain.opsPerSec)
             if (sample.cpuPerOp !== undefined && plain.cpuPerOp !== undefined)
               row.cpuVsCall.push(sample.cpuPerOp / plain.cpuPerOp)
+            if (sample.userPerOp !== undefined && plain.userPerOp !== undefined)
+              row.userVsCall.push(sample.userPerOp / plain.userPerOp)
           }
           row.vsMrtr.push(sample.opsPerSec / mrtr.opsPerSec)
         }
@@ -307,7 +324,7 @@ console.log(
   `\nMRTR and single-use: ${generator}, ${reps} × ${duration} s per row${pin ? ', server on CPU 0, load on CPU 1' : ''}`,
 )
 console.log(
-  `${'store'.padEnd(9)}${'load'.padEnd(22)}${'conc'.padStart(5)}${'ops/s'.padStart(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'cpu µs/op'.padStart(10)}${'vs call'.padStart(9)}${'cpu×call'.padStart(9)}${'vs mrtr'.padStart(9)}${'failed'.padStart(8)}`,
+  `${'store'.padEnd(9)}${'load'.padEnd(22)}${'conc'.padStart(5)}${'ops/s'.padStart(9)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'cpu µs/op'.padStart(10)}${'vs call'.padStart(9)}${'cpu×call'.padStart(9)}${'user×call'.padStart(10)}${'vs mrtr'.padStart(9)}${'failed'.padStart(8)}`,
 )
 for (const r of rows) {
   const m = (pick: (s: Sample) => number | undefined) => {
@@ -334,11 +351,11 @@ for (const r of rows) {
       m((s) => s.cpuPerOp),
       0,
       10,
-    )}${fixed(r.vsCall.length ? median(r.vsCall) : undefined, 2, 9)}${fixed(r.cpuVsCall.length ? median(r.cpuVsCall) : undefined, 2, 9)}${fixed(median(r.vsMrtr), 2, 9)}${String(failed).padStart(8)}`,
+    )}${fixed(r.vsCall.length ? median(r.vsCall) : undefined, 2, 9)}${fixed(r.cpuVsCall.length ? median(r.cpuVsCall) : undefined, 2, 9)}${fixed(r.userVsCall.length ? median(r.userVsCall) : undefined, 2, 10)}${fixed(median(r.vsMrtr), 2, 9)}${String(failed).padStart(8)}`,
   )
 }
 console.log(
-  'ops/s: calls (plain) or completed round trips (ask + answer). vs call and vs mrtr: ops/s over the plain call and over the unguarded round trip at the same concurrency; cpu×call: server CPU per operation over the plain call’s; each the median of the repetitions’ own ratios.',
+  'ops/s: calls (plain) or completed round trips (ask + answer). vs call and vs mrtr: ops/s over the plain call and over the unguarded round trip at the same concurrency; cpu×call: server CPU per operation over the plain call’s; user×call: the same in user space alone (the kernel’s writes pay for waking the load generator, more often the slower the load); each the median of the repetitions’ own ratios.',
 )
 if (rows.some((r) => r.samples.some((s) => s.failed > 0))) {
   console.error(
@@ -354,6 +371,7 @@ if (cli.json !== undefined) {
     cpuPerOp: median(r.samples.map((sample) => sample.cpuPerOp).filter((v): v is number => v !== undefined)),
     vsCall: r.vsCall.length ? median(r.vsCall) : undefined,
     cpuVsCall: r.cpuVsCall.length ? median(r.cpuVsCall) : undefined,
+    userVsCall: r.userVsCall.length ? median(r.userVsCall) : undefined,
     failed: r.samples.reduce((sum, sample) => sum + sample.failed, 0),
   }))
   writeFileSync(cli.json, `${JSON.stringify(summary, null, 2)}\n`)

@@ -18,7 +18,7 @@ import autocannon from 'autocannon'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { Latencies } from './latency.ts'
-import { canPin, onServerCpu, pinLoadGenerator, processCpuSeconds, processRssMiB } from './machine.ts'
+import { canPin, onServerCpu, pinLoadGenerator, processCpuTimes, processRssMiB } from './machine.ts'
 import { commaList } from './options.ts'
 import { ensurePeer, PEERS, peerVersions } from './peers.ts'
 import { type Operation, runClosedLoop, type Scenario } from './scenario-runner.ts'
@@ -34,12 +34,18 @@ const STOP_TIMEOUT_MS = 3_000
 /**
  * The servers. `web` is the same server as a fetch handler, which `--runtime bun` or `deno` serves
  * on that runtime's own server (`servers/serve-web.ts`); a server without one runs on Node only.
+ * `env` is added to the server's environment.
  */
-const SERVERS: Record<string, { file: string; about: string; web?: string }> = {
+const SERVERS: Record<string, { file: string; about: string; web?: string; env?: Record<string, string> }> = {
   raw: {
     file: 'bench/servers/raw.ts',
     about: 'node:http + JSON.parse/stringify of canned answers (ceiling)',
     web: 'bench/servers/raw-web.ts',
+  },
+  'raw-busy': {
+    file: 'bench/servers/raw.ts',
+    about: 'the same, spinning 10 µs of CPU more per request (what a slower server pays the kernel)',
+    env: { BENCH_BUSY_US: '10' },
   },
   tessera: {
     file: 'bench/servers/tessera.ts',
@@ -131,6 +137,13 @@ interface Sample {
   /** CPU used during the measurement, % of one core (Linux /proc for the server). */
   serverCpu?: number
   loadCpu?: number
+  /**
+   * The server's CPU per completed request or operation, µs, in user space and in the kernel.
+   * The second is mostly writes; a write that finds the load generator's thread asleep pays for
+   * waking it, so a slower server pays more of it per request for the same bytes.
+   */
+  serverUserUs?: number
+  serverKernelUs?: number
   /** The server's resident memory right after the measurement, MiB. */
   serverRss?: number
   statusCodes?: Record<string, number>
@@ -172,6 +185,7 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US')
 const ms = (n: number) => n.toFixed(2)
 const pct = (n: number | undefined) => (n === undefined ? '-' : `${Math.round(n)}%`)
 const mib = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(0))
+const micros = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(1))
 const ratio = (n: number | undefined) => (n === undefined ? '-' : n.toFixed(n < 0.1 ? 3 : 2))
 const medianOf = (xs: (number | undefined)[]) => {
   const defined = xs.filter((x): x is number => x !== undefined)
@@ -226,6 +240,7 @@ function startServer(name: string, pin: boolean, runtime: Runtime): Promise<Serv
       NODE_ENV: 'production',
       ...(PEERS[name] ? { BENCH_PEER_DIR: PEERS[name].dir } : {}),
       ...(def.web === undefined ? {} : { BENCH_HANDLER: join(ROOT, def.web) }),
+      ...def.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -258,14 +273,22 @@ async function stopServer(server: Server): Promise<void> {
 
 /** Runs one measurement and adds the CPU use of the server and of this (load) process. */
 async function withCpu(server: Server, measure: () => Promise<Sample>): Promise<Sample> {
-  const s0 = processCpuSeconds(server.child.pid)
+  const s0 = processCpuTimes(server.child.pid)
   const l0 = process.cpuUsage()
   const t0 = performance.now()
   const sample = await measure()
   const wall = (performance.now() - t0) / 1000
-  const s1 = processCpuSeconds(server.child.pid)
+  const s1 = processCpuTimes(server.child.pid)
   const l1 = process.cpuUsage(l0)
-  if (s0 !== undefined && s1 !== undefined) sample.serverCpu = (100 * (s1 - s0)) / wall
+  if (s0 !== undefined && s1 !== undefined) {
+    const user = s1.user - s0.user
+    const kernel = s1.system - s0.system
+    sample.serverCpu = (100 * (user + kernel)) / wall
+    if (sample.completed > 0) {
+      sample.serverUserUs = (user * 1e6) / sample.completed
+      sample.serverKernelUs = (kernel * 1e6) / sample.completed
+    }
+  }
   sample.serverRss = processRssMiB(server.child.pid)
   // A generator in its own process (wrk) reports its own CPU; otherwise it is this process.
   sample.loadCpu ??= (100 * (l1.user + l1.system)) / 1e6 / wall
@@ -508,6 +531,8 @@ async function main(): Promise<number> {
             errors: m.reps.reduce((a, s) => a + s.errors, 0),
             serverCpu: medianOf(m.reps.map((s) => s.serverCpu)),
             loadCpu: medianOf(m.reps.map((s) => s.loadCpu)),
+            serverUserUs: medianOf(m.reps.map((s) => s.serverUserUs)),
+            serverKernelUs: medianOf(m.reps.map((s) => s.serverKernelUs)),
             serverRss: medianOf(m.reps.map((s) => s.serverRss)),
           }
         }
@@ -538,6 +563,8 @@ async function main(): Promise<number> {
             ...(mcpUse ? [ratio(m.ratioToMcpUse)] : []),
             mib(m.median.serverRss),
             pct(m.median.serverCpu),
+            micros(m.median.serverUserUs),
+            micros(m.median.serverKernelUs),
             pct(m.median.loadCpu),
             String(m.median.non2xx),
             String(m.median.errors) + (bad > 0 ? '  INVALID' : ''),
@@ -555,6 +582,8 @@ async function main(): Promise<number> {
               ...(mcpUse ? ['to mcp-use'] : []),
               'RSS MiB',
               'server CPU',
+              'user µs',
+              'kernel µs',
               'load CPU',
               'non-2xx',
               'errors',
