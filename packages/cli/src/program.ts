@@ -5,7 +5,7 @@
  * included, is reported in one line (`failure.ts`); `--verbose` adds the stack and the cause.
  */
 import { Command, CommanderError, Option } from 'commander'
-import { buildServer } from './commands/build.ts'
+import { buildServer, DEFAULT_BUNDLE_PATH } from './commands/build.ts'
 import { call } from './commands/call.ts'
 import { dev } from './commands/dev.ts'
 import { ExitCode } from './commands/exit-codes.ts'
@@ -81,7 +81,7 @@ function defineProgram(exit: (code: number) => void): Command {
     .command('build')
     .description('bundle a server file into one ES module for Node, for a fast cold start')
     .argument('<entry>', 'the server file (TypeScript or JavaScript)')
-    .option('-o, --out <file>', 'the bundle (.mjs)', 'dist/server.mjs')
+    .option('-o, --out <file>', 'the bundle (.mjs)', DEFAULT_BUNDLE_PATH)
     .option('--external <package>', 'leave a package out, to install beside the bundle (repeatable)', collect)
     .option('--minify', 'minify the bundle')
     .action(async (entry: string, options) => {

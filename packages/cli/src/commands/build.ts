@@ -16,13 +16,16 @@ import { CommandError, UsageError } from './failure.ts'
 import { keepNativePackagesOut } from './native-packages.ts'
 
 export interface BuildOptions {
-  /** The bundle's path; `.mjs`, since it is an ES module whatever the nearest package.json says. Default `dist/server.mjs`. */
+  /** The bundle's path; `.mjs`, since it is an ES module whatever the nearest package.json says. Default {@link DEFAULT_BUNDLE_PATH}. */
   out?: string
   /** Packages to leave out of the bundle, to be installed beside it; imported when it starts. */
   external?: readonly string[]
   /** Minify the bundle (its source map still names the sources). */
   minify?: boolean
 }
+
+/** Where the bundle goes when `--out` is not given. */
+export const DEFAULT_BUNDLE_PATH = 'dist/server.mjs'
 
 /** Gives the bundle's CommonJS packages the `require` an ES module lacks (for Node's built-ins). */
 const REQUIRE_BANNER =
@@ -37,7 +40,7 @@ export async function buildServer(entry: string, options: BuildOptions): Promise
     throw new UsageError(
       `${entry} does not exist: give the path of the server file, e.g. tessera build src/server.ts.`,
     )
-  const out = options.out ?? 'dist/server.mjs'
+  const out = options.out ?? DEFAULT_BUNDLE_PATH
   if (!out.endsWith('.mjs'))
     throw new UsageError(`--out must end in .mjs: the bundle is an ES module (got '${out}').`)
   const kept = new Set<string>()

@@ -42,6 +42,12 @@ const NAMESPACE = 'tessera-native-package'
  */
 export function keepNativePackagesOut(kept: Set<string>): Plugin {
   const nativeDirs = new Map<string, boolean>()
+  // Every import of a package walks up to its folder: each manifest on the way is read once a build.
+  const manifests = new Map<string, Manifest | undefined>()
+  const manifestIn = (dir: string): Manifest | undefined => {
+    if (!manifests.has(dir)) manifests.set(dir, readManifest(dir))
+    return manifests.get(dir)
+  }
   return {
     name: 'tessera-native-packages',
     setup(build) {
@@ -57,11 +63,11 @@ export function keepNativePackagesOut(kept: Set<string>): Plugin {
           pluginData: OWN_LOOKUP,
         })
         if (found.errors.length > 0 || found.external || found.path === '') return undefined
-        const dir = packageDir(found.path, name)
+        const dir = packageDir(found.path, name, manifestIn)
         if (dir === undefined) return undefined
         let native = nativeDirs.get(dir)
         if (native === undefined) {
-          native = hasNativeCode(dir)
+          native = hasNativeCode(dir, manifestIn)
           nativeDirs.set(dir, native)
         }
         if (!native) return undefined
@@ -83,17 +89,24 @@ export function packageName(specifier: string): string {
 }
 
 /** The folder of the package `name` that holds `file`: the nearest one up whose manifest is `name`'s. */
-function packageDir(file: string, name: string): string | undefined {
+function packageDir(
+  file: string,
+  name: string,
+  manifestIn: (dir: string) => Manifest | undefined,
+): string | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
-    const manifest = readManifest(dir)
+    const manifest = manifestIn(dir)
     if (manifest?.name === name) return dir
     if (dirname(dir) === dir) return undefined
   }
 }
 
 /** Whether the package in `dir` builds, fetches or loads a compiled addon. */
-export function hasNativeCode(dir: string): boolean {
-  const manifest = readManifest(dir)
+export function hasNativeCode(
+  dir: string,
+  manifestIn: (dir: string) => Manifest | undefined = readManifest,
+): boolean {
+  const manifest = manifestIn(dir)
   if (manifest === undefined) return false
   if (manifest.gypfile === true || manifest.binary !== undefined) return true
   if (existsSync(join(dir, 'binding.gyp'))) return true
