@@ -108,12 +108,13 @@ function post(
 interface RoundTrip {
   kind: 'round-trip'
   name: string
-  /** The tool that asks: `confirm`, or `confirm_once` under the single-use guard. */
+  /** The tool that asks: `confirm`, `confirm_per_call` (its form built on each run) or `confirm_once` (under the single-use guard). */
   tool: string
 }
 
 const ROUND_TRIPS: Readonly<Record<string, RoundTrip>> = {
   mrtr: { kind: 'round-trip', name: 'mrtr', tool: 'confirm' },
+  'mrtr-per-call': { kind: 'round-trip', name: 'mrtr-per-call', tool: 'confirm_per_call' },
   'mrtr-guarded': { kind: 'round-trip', name: 'mrtr-guarded', tool: 'confirm_once' },
 }
 

@@ -1,6 +1,8 @@
 /**
  * The multi round-trip and single-use benchmark: a plain `tools/call` next to an MRTR round trip
- * (ask + answer, two requests) and a guarded round trip per record store, at concurrency 1 and 16.
+ * (ask + answer, two requests), the same round trip with its form's schema built on each run (a
+ * form whose fields depend on the call) and a guarded round trip per record store, at concurrency
+ * 1 and 16.
  * Each store runs in its own server process pinned to CPU 0; the load runs on CPU 1: wrk when it
  * is installed (a Lua script that answers each ask with its requestState), else autocannon
  * (request sequences; a JavaScript generator saturates its core first and flattens the ratios).
@@ -47,10 +49,11 @@ if (generator === 'wrk' && !hasWrk)
   throw new Error('--generator wrk: wrk is not installed (apt-get install wrk)')
 const pin = pinLoadGenerator()
 
-type Load = 'tools/call (plain)' | 'MRTR round trip' | 'guarded round trip'
+type Load = 'tools/call (plain)' | 'MRTR round trip' | 'MRTR, form per call' | 'guarded round trip'
 const TOOL: Record<Load, string> = {
   'tools/call (plain)': 'echo',
   'MRTR round trip': 'confirm',
+  'MRTR, form per call': 'confirm_per_call',
   'guarded round trip': 'confirm_once',
 }
 
@@ -264,10 +267,10 @@ for (const store of stores) {
     continue
   }
   const { child, port } = await startServer(store)
-  // The plain call and the unguarded round trip do not touch the store: measured once, with memory.
+  // The plain call and the unguarded round trips do not touch the store: measured once, with memory.
   const loads: Load[] =
     store === stores[0]
-      ? ['tools/call (plain)', 'MRTR round trip', 'guarded round trip']
+      ? ['tools/call (plain)', 'MRTR round trip', 'MRTR, form per call', 'guarded round trip']
       : ['MRTR round trip', 'guarded round trip']
   try {
     for (const load of loads) await measure(child, port, load, 4) // warm-up

@@ -1,12 +1,14 @@
 /**
  * Tessera serving the multi round-trip benchmark: `echo` (a plain call), `confirm` (asks once,
- * then answers) and `confirm_once` (the same, declared single-use, so the answer runs under the
- * guard). STORE picks the single-use record store: memory (default), sqlite, redis, postgres.
+ * then answers), `confirm_once` (the same, declared single-use, so the answer runs under the
+ * guard) and `confirm_per_call` (the same as `confirm`, its form's schema built on every run, as a
+ * form whose fields depend on the call must be). STORE picks the single-use record store: memory
+ * (default), sqlite, redis, postgres.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer, elicitForm } from '@tessera/core'
+import { createServer, elicitForm, type RequestContext } from '@tessera/core'
 import { listen } from '@tessera/core/http'
 import type { ReplayStore } from '@tessera/core/ports'
 import { z } from 'zod'
@@ -49,8 +51,15 @@ app.tool(
   { description: 'Echo the text back', input: z.object({ text: z.string() }) },
   ({ text }) => text,
 )
-const confirm = async ({ text }: { text: string }, ctx: import('@tessera/core').RequestContext) => {
-  // Written as get-started writes it: the form's schema built inside the handler, on every run.
+// Written as get-started writes it: a form whose fields never change is built once, like a tool's input.
+const Proceed = z.object({ ok: z.boolean().describe('Go ahead') })
+const confirm = async ({ text }: { text: string }, ctx: RequestContext) => {
+  const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: Proceed }))
+  return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
+}
+// The same question with its schema built in the handler, on each of the round trip's two runs: what
+// a form costs whose fields depend on the call (the choices offered, say).
+const confirmPerCall = async ({ text }: { text: string }, ctx: RequestContext) => {
   const answer = await ctx.ask(
     'confirm',
     elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean().describe('Go ahead') }) }),
@@ -66,6 +75,11 @@ app.tool(
     singleUse: true,
   },
   confirm,
+)
+app.tool(
+  'confirm_per_call',
+  { description: 'Asks with a form built per call, then echoes', input: z.object({ text: z.string() }) },
+  confirmPerCall,
 )
 
 const server = await listen(app, { host: '127.0.0.1', port: Number(process.env.PORT ?? 0), path: '/mcp' })

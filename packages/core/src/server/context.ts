@@ -94,13 +94,11 @@ export interface RequestingClient {
  * import { createServer, elicitForm } from '@tessera/core'
  * import { z } from 'zod'
  *
+ * const Confirmation = z.object({ confirm: z.boolean() })
  * const app = createServer({ name: 'ops', version: '1.0.0' })
  * app.tool('deploy', { description: 'Deploys a version', input: z.object({ version: z.string() }) },
  *   async ({ version }, ctx) => {
- *     const answer = await ctx.ask('confirm', elicitForm({
- *       message: `Deploy ${version}?`,
- *       schema: z.object({ confirm: z.boolean() }),
- *     }))
+ *     const answer = await ctx.ask('confirm', elicitForm({ message: `Deploy ${version}?`, schema: Confirmation }))
  *     if (answer.action !== 'accept' || !answer.content.confirm) return 'Not deployed.'
  *     ctx.progress(1, 2, 'deploying')
  *     ctx.logger.info({ version, client: ctx.client.info?.name }, 'deploying')
@@ -256,9 +254,10 @@ export class RequestContext {
    * import { createServer, elicitForm } from '@tessera/core'
    * import { z } from 'zod'
    *
+   * const proceed = elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean() }) })
    * createServer({ name: 'ops', version: '1.0.0' }).tool('purge', { description: 'Purges the cache' },
    *   async (_args, ctx) => {
-   *     const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean() }) }))
+   *     const answer = await ctx.ask('confirm', proceed)
    *     if (answer.action !== 'accept' || !answer.content.ok) return 'Nothing was done.'
    *     return 'Purged.'
    *   })

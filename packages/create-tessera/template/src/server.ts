@@ -6,6 +6,9 @@ export interface Services {
   restart(service: string): Promise<void>
 }
 
+/** The confirmation form: its fields never change, so it is built once, like a tool's input. */
+const Confirmation = z.object({ confirm: z.boolean().describe('Yes, restart it') })
+
 export function buildServer(services: Services) {
   const app = createServer({ name: 'my-mcp-server', version: '0.1.0' })
 
@@ -22,10 +25,7 @@ export function buildServer(services: Services) {
     async ({ service }, ctx) => {
       const answer = await ctx.ask(
         'confirm',
-        elicitForm({
-          message: `Restart ${service}?`,
-          schema: z.object({ confirm: z.boolean().describe('Yes, restart it') }),
-        }),
+        elicitForm({ message: `Restart ${service}?`, schema: Confirmation }),
       )
       if (answer.action !== 'accept' || !answer.content.confirm) {
         return {

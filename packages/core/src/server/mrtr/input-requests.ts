@@ -36,19 +36,20 @@ export function contentSchemaOf(request: InputRequest): z.ZodType | undefined {
 /**
  * A form elicitation. With `schema` (a zod object of primitive fields) the form is generated
  * from it and an accepted answer's content is parsed by it; with `requestedSchema` the form is
- * sent as written and the content is checked for its required fields.
+ * sent as written and the content is checked for its required fields. A schema whose fields never
+ * change is best built once, like a tool's input: the handler runs again on every round, and a
+ * zod object built inside it is built on each run (a form converts to JSON Schema once per shape
+ * either way).
  * @example
  * ```ts
  * import { createServer, elicitForm } from '@tessera/core'
  * import { z } from 'zod'
  *
+ * const Confirmation = z.object({ confirm: z.boolean() })
  * const app = createServer({ name: 'ops', version: '1.0.0' })
  * app.tool('rollback', { description: 'Rolls a service back', input: z.object({ service: z.string() }) },
  *   async ({ service }, ctx) => {
- *     const answer = await ctx.ask('confirm', elicitForm({
- *       message: `Roll ${service} back?`,
- *       schema: z.object({ confirm: z.boolean() }),
- *     }))
+ *     const answer = await ctx.ask('confirm', elicitForm({ message: `Roll ${service} back?`, schema: Confirmation }))
  *     if (answer.action !== 'accept' || !answer.content.confirm) return 'Nothing was done.'
  *     return `${service} rolled back.`
  *   })
