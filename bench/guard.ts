@@ -8,9 +8,9 @@
  *   five repetitions' ratios. It fails more than 15% under the recorded ratio.
  * - The MRTR round trip at c=16: a short `bench:mrtr` on the memory store (five repetitions), and
  *   the server's CPU per round trip over its CPU per plain call, the median of the repetitions'
- *   ratios. It is the round trip whose form's schema is built on each run, the one that also
- *   covers the cache of forms by their fingerprint. It fails past the recorded ratio by more than its own tolerance, the spread measured
- *   between runs of one build (in `baseline.json`).
+ *   ratios, for the round trip whose form's schema is built on each run (the one that also goes
+ *   through the cache of forms by their fingerprint). It fails past the recorded ratio by more
+ *   than its own tolerance, the spread measured between runs of one build (in `baseline.json`).
  * - Startup to first answer: a short `bench:startup` (raw node:http and Tessera with 50 tools,
  *   compiled, interleaved, 15 starts each), and Tessera's median over raw's. It fails past the
  *   recorded ratio by more than its tolerance.

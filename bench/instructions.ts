@@ -108,7 +108,10 @@ function post(
 interface RoundTrip {
   kind: 'round-trip'
   name: string
-  /** The tool that asks: `confirm`, `confirm_per_call` (its form built on each run) or `confirm_once` (under the single-use guard). */
+  /**
+   * The tool that asks: `confirm`, `confirm_per_call` (its form built on each run) or
+   * `confirm_once` (under the single-use guard).
+   */
   tool: string
 }
 
