@@ -51,21 +51,20 @@ app.tool(
   { description: 'Echo the text back', input: z.object({ text: z.string() }) },
   ({ text }) => text,
 )
+/** The `Proceed?` question, its form's schema taken from `form` on every run of the handler. */
+const confirmWith =
+  (form: () => z.ZodObject<{ ok: z.ZodBoolean }>) =>
+  async ({ text }: { text: string }, ctx: RequestContext) => {
+    const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: form() }))
+    return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
+  }
+const proceedForm = () => z.object({ ok: z.boolean().describe('Go ahead') })
 // Written as get-started writes it: a form whose fields never change is built once, like a tool's input.
-const Proceed = z.object({ ok: z.boolean().describe('Go ahead') })
-const confirm = async ({ text }: { text: string }, ctx: RequestContext) => {
-  const answer = await ctx.ask('confirm', elicitForm({ message: 'Proceed?', schema: Proceed }))
-  return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
-}
-// The same question with its schema built in the handler, on each of the round trip's two runs: what
-// a form costs whose fields depend on the call (the choices offered, say).
-const confirmPerCall = async ({ text }: { text: string }, ctx: RequestContext) => {
-  const answer = await ctx.ask(
-    'confirm',
-    elicitForm({ message: 'Proceed?', schema: z.object({ ok: z.boolean().describe('Go ahead') }) }),
-  )
-  return answer.action === 'accept' ? `confirmed ${text}` : 'nothing done'
-}
+const Proceed = proceedForm()
+const confirm = confirmWith(() => Proceed)
+// The same question built in the handler, on each of the round trip's two runs: what a form costs
+// whose fields depend on the call (the choices offered, say).
+const confirmPerCall = confirmWith(proceedForm)
 app.tool('confirm', { description: 'Asks, then echoes', input: z.object({ text: z.string() }) }, confirm)
 app.tool(
   'confirm_once',
