@@ -135,7 +135,17 @@ function runJsonBench<T>(what: string, script: string, args: string[]): T[] {
 
 /** One run of the MRTR benchmark: the server CPU of a round trip, its form built per call, over a plain call's. */
 function measureRoundTrip(): number {
-  const args = ['--stores', 'memory', '--connections', '16', '--reps', '5', '--generator', generator]
+  const args = [
+    '--stores',
+    'memory',
+    '--connections',
+    '16',
+    '--reps',
+    '5',
+    '--generator',
+    generator,
+    '--no-beside',
+  ]
   const rows = runJsonBench<{ load: string; cpuVsCall?: number }>('MRTR', 'mrtr.ts', args)
   const ratio = rows.find((row) => row.load === 'MRTR, form per call')?.cpuVsCall
   return typeof ratio === 'number' ? ratio : fail('the MRTR run has no CPU ratio (is /proc there?)')

@@ -9,6 +9,8 @@
  * Each repetition measures the three loads back to back and takes its own ratios; a row shows the
  * median of the repetitions. Besides throughput, the server's CPU time per operation, read from
  * /proc: a ratio of those says what a round trip costs the server whatever the generator could send.
+ * With wrk, each store also serves plain calls on 4 connections alone and then beside a guarded
+ * load on 16 (`--no-beside` skips it): what the store's writes cost the rest of the server's traffic.
  *
  *   npm run bench:mrtr
  *   npm run bench:mrtr -- --stores memory,sqlite --connections 16 --reps 5 --generator autocannon
@@ -37,6 +39,7 @@ const { values: cli } = parseArgs({
     generator: { type: 'string' },
     'cpu-prof': { type: 'string' },
     json: { type: 'string' },
+    'no-beside': { type: 'boolean', default: false },
   },
 })
 const duration = Number(cli.duration)
@@ -234,6 +237,37 @@ async function measure(server: ChildProcess, port: number, load: Load, connectio
   }
 }
 
+/** Plain calls alone and beside a guarded load, per repetition, on one store's server. */
+interface Beside {
+  store: string
+  alone: number[]
+  beside: number[]
+  p50: number[]
+  p99: number[]
+  guarded: number[]
+  failed: number
+}
+
+const BESIDE_PLAIN = 4
+const BESIDE_GUARDED = 16
+
+/** One repetition: plain calls alone, then beside a guarded load that starts before them and ends after. */
+async function measureBeside(port: number, row: Beside): Promise<void> {
+  const alone = await wrkLoad(port, 'tools/call (plain)', BESIDE_PLAIN, duration)
+  const [guarded, plain] = await Promise.all([
+    wrkLoad(port, 'guarded round trip', BESIDE_GUARDED, duration + 1),
+    new Promise((resolve) => setTimeout(resolve, 500)).then(() =>
+      wrkLoad(port, 'tools/call (plain)', BESIDE_PLAIN, duration),
+    ),
+  ])
+  row.alone.push(alone.ops / alone.seconds)
+  row.beside.push(plain.ops / plain.seconds)
+  row.p50.push(plain.p50)
+  row.p99.push(plain.p99)
+  row.guarded.push(guarded.ops / guarded.seconds)
+  row.failed += alone.failed + plain.failed + guarded.failed
+}
+
 async function reachable(store: string): Promise<boolean> {
   if (store === 'redis')
     return spawnSync('redis-cli', ['-h', '127.0.0.1', 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG'
@@ -261,6 +295,7 @@ interface Row {
 }
 
 const rows: Row[] = []
+const besides: Beside[] = []
 for (const store of stores) {
   if (!(await reachable(store))) {
     console.log(`mrtr bench: ${store} is not reachable on 127.0.0.1; skipped`)
@@ -314,6 +349,11 @@ for (const store of stores) {
         }
       }
     }
+    if (generator === 'wrk' && !cli['no-beside']) {
+      const row: Beside = { store, alone: [], beside: [], p50: [], p99: [], guarded: [], failed: 0 }
+      for (let rep = 0; rep < reps; rep++) await measureBeside(port, row)
+      besides.push(row)
+    }
   } finally {
     child.kill('SIGTERM')
     await once(child, 'exit')
@@ -360,7 +400,24 @@ for (const r of rows) {
 console.log(
   'ops/s: calls (plain) or completed round trips (ask + answer). vs call and vs mrtr: ops/s over the plain call and over the unguarded round trip at the same concurrency; cpu×call: server CPU per operation over the plain call’s; user×call: the same in user space alone (the kernel’s writes pay for waking the load generator, more often the slower the load); each the median of the repetitions’ own ratios.',
 )
-if (rows.some((r) => r.samples.some((s) => s.failed > 0))) {
+if (besides.length > 0) {
+  console.log(
+    `\nPlain calls on ${BESIDE_PLAIN} connections, alone and beside a guarded load on ${BESIDE_GUARDED} (wrk, both on the load's CPU)`,
+  )
+  console.log(
+    `${'store'.padEnd(9)}${'alone/s'.padStart(9)}${'beside/s'.padStart(10)}${'×'.padStart(7)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'guarded trips/s'.padStart(17)}`,
+  )
+  for (const b of besides) {
+    const ratios = b.beside.map((value, i) => value / b.alone[i]!)
+    console.log(
+      `${b.store.padEnd(9)}${Math.round(median(b.alone)).toLocaleString('en-US').padStart(9)}${Math.round(median(b.beside)).toLocaleString('en-US').padStart(10)}${fixed(median(ratios), 2, 7)}${fixed(median(b.p50), 2, 8)}${fixed(median(b.p99), 2, 8)}${Math.round(median(b.guarded)).toLocaleString('en-US').padStart(17)}`,
+    )
+  }
+  console.log(
+    '×: the plain calls answered beside the guarded load over those answered alone, the median of the repetitions’ own ratios.',
+  )
+}
+if (rows.some((r) => r.samples.some((s) => s.failed > 0)) || besides.some((b) => b.failed > 0)) {
   console.error(
     'mrtr bench: some answers were not the confirmed result, or requests failed: the numbers are not valid',
   )

@@ -3,12 +3,16 @@
  * How every store of this package opens its database, so several stores (and several processes)
  * share one file: busy_timeout first, because switching to WAL needs a lock another process may
  * hold right now; then WAL (tried again while another process is switching); then the durability
- * the store asks for. A store either opens its own handle and closes it, or works on one it is
- * given (`sqliteStores` hands one handle to all four) and leaves it open. Table names are written
- * into SQL, so they are checked here too.
+ * the store asks for. FULL on a file is kept by syncing the WAL off the event loop, which the
+ * stores that keep what they acknowledge wait for before they answer a write (`durableWrites`).
+ * A store either opens its own handle and closes it, or works on one it is given (`sqliteStores`
+ * hands one handle to all five) and leaves it open. Table names are written into SQL, so they are
+ * checked here too.
  */
+import { resolve } from 'node:path'
 import { nonNegativeInteger, type OptionNames } from '@tessera/core/ports'
 import Database from 'better-sqlite3'
+import { type WalSync, walSync } from './sqlite-wal-sync.ts'
 
 export type Synchronous = 'FULL' | 'NORMAL'
 
@@ -51,13 +55,39 @@ export function openConnection(
   if (options.database !== undefined) return { db: options.database, release: async () => {} }
   if (typeof options.path !== 'string') throw new TypeError(`${owner} needs a path or a database`)
   const db = openDatabase(options.path, busyTimeoutMs, settings.synchronous)
+  const sync = walSyncOf(db)
   return {
     db,
-    // Synchronous until done, so a caller that does not wait still finds the handle closed.
+    // The handle closes synchronously, so a caller that does not wait still finds it closed; the
+    // WAL's file goes once the sync in flight has returned.
     release: async () => {
       if (db.open) db.close()
+      await sync?.close()
     },
   }
+}
+
+/** The off-loop syncs of the handles this package opened for durability (FULL on a file in WAL mode). */
+const walSyncs = new WeakMap<Database.Database, WalSync>()
+
+/**
+ * How a write on `db` is made durable before it is acknowledged: the handle's off-loop sync when
+ * this package opened it for durability; none for a handle given by the caller (its own pragmas
+ * decide) or one opened with `synchronous = NORMAL`.
+ */
+export function walSyncOf(db: Database.Database): WalSync | undefined {
+  return walSyncs.get(db)
+}
+
+/**
+ * What a store passes each write's result through before answering: on a handle whose WAL is
+ * synced off the event loop, the result once the next sync has returned, so nothing is
+ * acknowledged that a power loss could take; on any other handle, the result as it is.
+ */
+export function durableWrites(db: Database.Database): <T>(result: T) => Promise<T> {
+  const sync = walSyncs.get(db)
+  if (sync === undefined) return (result) => Promise.resolve(result)
+  return (result) => sync.settle().then(() => result)
 }
 
 /** Opens `path` with the pragmas every store needs, in the order that works under contention. */
@@ -70,7 +100,12 @@ export function openDatabase(
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
     switchToWal(db, busyTimeoutMs)
-    db.pragma(`synchronous = ${synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`)
+    // FULL on a file: commits skip the sync, and the stores that must not lose a write wait for
+    // the WAL's sync off the event loop instead (sqlite-wal-sync.ts).
+    const offLoop =
+      synchronous === 'FULL' && !db.memory && db.pragma('journal_mode', { simple: true }) === 'wal'
+    db.pragma(`synchronous = ${synchronous === 'FULL' && !offLoop ? 'FULL' : 'NORMAL'}`)
+    if (offLoop) walSyncs.set(db, walSync(`${resolve(db.name)}-wal`))
     return db
   } catch (error) {
     db.close()

@@ -30,6 +30,7 @@ import type Database from 'better-sqlite3'
 import {
   CONNECTION_OPTION_NAMES,
   type ConnectionOptions,
+  durableWrites,
   openConnection,
   sqlIdentifier,
 } from './sqlite-connection.ts'
@@ -123,6 +124,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const assertOpen = () => {
     if (closed) throw new Error('sqlite event store is not open')
   }
+  const durable = durableWrites(db)
 
   /** The stream while it lives, read before its rows: when it says finished, every event is there. */
   const liveStream = (streamId: string) =>
@@ -137,6 +139,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
         sweep.immediate(Date.now() - ttlMs)
       }
       const seq = add.immediate(streamId, message === undefined ? null : JSON.stringify(message))
+      await durable(undefined)
       wakeups.wake(streamId)
       return formatEventId(streamId, seq)
     },
@@ -144,6 +147,7 @@ export function sqliteEventStore(options: SqliteEventStoreOptions): EventStore {
       assertOpen()
       assertStreamId(streamId)
       sql.finish.run({ stream: streamId, now: Date.now() })
+      await durable(undefined)
       wakeups.wake(streamId)
     },
     async replay(eventId, onEvent, signal) {

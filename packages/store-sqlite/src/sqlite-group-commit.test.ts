@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
+import type { WalSync } from './sqlite-wal-sync.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-group-commit-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -111,5 +112,40 @@ describe('groupCommit', () => {
     commit.flush()
     expect(keysSeenByAnotherHandle()).toEqual(['a'])
     await expect(write).resolves.toMatchObject({ changes: 1 })
+  })
+
+  it('releasesAGroupOnlyOnceTheWalSyncAfterItsCommitHasReturned', async () => {
+    let finish = () => {}
+    const sync: WalSync = {
+      settle: () => new Promise<void>((resolve) => (finish = resolve)),
+      close: async () => {},
+    }
+    const commit = groupCommit(db, storeError, sync)
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)')
+    let released = 0
+    const writes = ['a', 'b'].map((k) => commit.write('insert', () => insert.run(k)).then(() => released++))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Committed and visible, but not acknowledged: the disk may not hold it yet.
+    expect(keysSeenByAnotherHandle()).toEqual(['a', 'b'])
+    expect(released).toBe(0)
+    finish()
+    await Promise.all(writes)
+    expect(released).toBe(2)
+  })
+
+  it('failsEveryWriteOfAGroupWhoseWalCouldNotBeSynced', async () => {
+    const sync: WalSync = {
+      settle: () => Promise.reject(new Error('the write-ahead log could not be synced: EIO')),
+      close: async () => {},
+    }
+    const commit = groupCommit(db, storeError, sync)
+    const insert = db.prepare('INSERT INTO t (k) VALUES (?)')
+    const outcomes = await Promise.allSettled(
+      ['a', 'b'].map((k) => commit.write('claim', () => insert.run(k))),
+    )
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    expect((outcomes[0] as PromiseRejectedResult).reason.message).toBe(
+      'claim failed: the write-ahead log could not be synced: EIO',
+    )
   })
 })

@@ -5,12 +5,16 @@
  * event loop therefore run together in one `BEGIN IMMEDIATE` transaction, and one sync of the WAL
  * covers them all. Each write still sees the ones queued before it (they run in order, under the
  * write lock), and its result is released only once the transaction has committed: a caller never
- * acts on a claim the disk does not hold. A failed commit fails every write of its group.
+ * acts on a claim the disk does not hold. A failed commit fails every write of its group. On a
+ * handle whose WAL is synced off the event loop (sqlite-wal-sync.ts), the transaction commits
+ * without the sync and the group's results wait for the WAL's next sync instead: the event loop
+ * serves on while the disk works, and the groups committed meanwhile share the sync after it.
  */
 import type Database from 'better-sqlite3'
+import type { WalSync } from './sqlite-wal-sync.ts'
 
 export interface GroupCommit {
-  /** Runs `body` in the next group's transaction; resolves once that transaction has committed. */
+  /** Runs `body` in the next group's transaction; resolves once that transaction is on disk. */
   write<T>(operation: string, body: () => T): Promise<T>
   /** Runs the queued writes now (before the database closes). */
   flush(): void
@@ -25,10 +29,14 @@ interface Pending {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
-/** Writes on `db`, grouped per turn of the event loop; `toError` names what failed. */
+/**
+ * Writes on `db`, grouped per turn of the event loop; `toError` names what failed. `sync`: the
+ * handle's off-loop sync, which a group's results wait for; none when the commit itself syncs.
+ */
 export function groupCommit(
   db: Database.Database,
   toError: (operation: string, error: unknown) => Error,
+  sync?: WalSync,
 ): GroupCommit {
   let queue: Pending[] = []
   let scheduled = false
@@ -58,6 +66,17 @@ export function groupCommit(
       for (const write of group) write.reject(toError(write.operation, error))
       return
     }
+    if (sync === undefined) settle(group, outcomes)
+    else
+      sync.settle().then(
+        () => settle(group, outcomes),
+        (error: unknown) => {
+          for (const write of group) write.reject(toError(write.operation, error))
+        },
+      )
+  }
+
+  const settle = (group: Pending[], outcomes: Outcome[]): void => {
     group.forEach((write, i) => {
       const outcome = outcomes[i]!
       if (outcome.ok) write.resolve(outcome.value)

@@ -7,7 +7,9 @@
  * token. The arithmetic is core's `takeToken`. Rows of buckets full again are swept now and then:
  * a bucket without a row is full. The clock is the host's (`Date.now`), which its processes share.
  * better-sqlite3 is synchronous; every call runs inside an async function, so a failure is a
- * rejected promise, never a throw.
+ * rejected promise, never a throw. A take does not wait for the disk, on its own handle (opened
+ * with `synchronous = NORMAL`) or on a shared one whose WAL is synced for other stores: a bucket a
+ * power loss takes back is a bucket fuller than it was, never a write acted on twice.
  */
 import {
   assertBucket,

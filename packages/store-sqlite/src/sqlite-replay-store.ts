@@ -24,9 +24,11 @@ import type Database from 'better-sqlite3'
 import {
   CONNECTION_OPTION_NAMES,
   type ConnectionOptions,
+  durableWrites,
   openConnection,
   type StoreConnection,
   sqlIdentifier,
+  walSyncOf,
 } from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
 
@@ -73,7 +75,8 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   let claimsSinceSweep = 0
   let closed = false
 
-  const commit = groupCommit(db, toStoreError)
+  const commit = groupCommit(db, toStoreError, walSyncOf(db))
+  const durable = durableWrites(db)
 
   // Runs inside the group's transaction, under the write lock: the check and the claim are one step.
   const claimRecord = (
@@ -147,7 +150,10 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
       write('release', () => {
         sql.release.run(key, fence)
       }),
-    epoch: () => guarded('epoch', () => epochTransaction.immediate()),
+    epoch: () =>
+      guarded('epoch', () => epochTransaction.immediate())
+        .then(durable)
+        .catch((error: unknown) => Promise.reject(toStoreError('epoch', error))),
     inspect: (key) => guarded('inspect', () => view(sql.select.get(key) as Row | undefined, Date.now())),
     async close() {
       closed = true

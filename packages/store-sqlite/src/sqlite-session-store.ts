@@ -22,6 +22,7 @@ import type Database from 'better-sqlite3'
 import {
   CONNECTION_OPTION_NAMES,
   type ConnectionOptions,
+  durableWrites,
   openConnection,
   sqlIdentifier,
 } from './sqlite-connection.ts'
@@ -77,6 +78,7 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
   const assertOpen = () => {
     if (closed) throw new Error('sqlite session store is not open')
   }
+  const durable = durableWrites(db)
 
   // A row is live while last_seen >= now - idleMs, as in the in-memory store.
   const create = db.transaction((session: SessionRecord, json: string): boolean => {
@@ -106,26 +108,26 @@ export function sqliteSessionStore(options: SqliteSessionStoreOptions): SessionS
     async create(session) {
       assertOpen()
       const json = JSON.stringify(session)
-      return create.immediate(session, json)
+      return durable(create.immediate(session, json))
     },
     async get(id) {
       assertOpen()
       const now = Date.now()
       // One statement, atomic on its own: refresh a live row and read it.
       const row = sql.touch.get(now, id, now - idleMs) as { data: string } | undefined
-      if (row) return readSession(row.data)
+      if (row) return durable(readSession(row.data))
       // Absent or idle past its time: an idle row goes now (a live one is never matched here).
       sql.deleteExpired.run(id, now - idleMs)
       return undefined
     },
     async apply(id, change) {
       assertOpen()
-      return apply.immediate(id, change)
+      return durable(apply.immediate(id, change))
     },
     async delete(id) {
       assertOpen()
       const row = sql.remove.get(id) as { last_seen: number } | undefined
-      return row !== undefined && row.last_seen >= Date.now() - idleMs
+      return durable(row !== undefined && row.last_seen >= Date.now() - idleMs)
     },
     async count() {
       assertOpen()

@@ -4,9 +4,11 @@
  * handshake-era sessions, resumable stream events, tasks and rate-limit buckets, each on a table
  * of its own. The
  * handle is opened once and closed once, when the last of the stores is closed (the server closes
- * them all in `close()`), and never when it is the caller's own `database`. It is opened with
+ * them all in `close()`), and never when it is the caller's own `database`. It is opened for
  * `synchronous = FULL`, the level the single-use records need to survive a power loss (tasks need
- * it too); sessions and events share it.
+ * it too), with the WAL's sync off the event loop: the single-use records, tasks, sessions and
+ * events answer a write only once the sync after its commit has returned (sqlite-wal-sync.ts); a
+ * rate-limit take does not wait for it, as on a file of its own.
  *
  * There is no SQLite bus: the processes of one host that share the file are the workers of one
  * `node:cluster`, and their events travel with `clusterNotificationBus()` from

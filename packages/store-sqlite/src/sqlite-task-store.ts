@@ -25,6 +25,7 @@ import type Database from 'better-sqlite3'
 import {
   CONNECTION_OPTION_NAMES,
   type ConnectionOptions,
+  durableWrites,
   openConnection,
   sqlIdentifier,
 } from './sqlite-connection.ts'
@@ -62,6 +63,7 @@ export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
   const assertOpen = () => {
     if (closed) throw new Error('sqlite task store is not open')
   }
+  const durable = durableWrites(db)
   const create = db.transaction((task: TaskRecord, json: string, max: number | undefined): TaskCreation => {
     const now = Date.now()
     sql.sweep.run(now)
@@ -74,7 +76,7 @@ export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
   return {
     async create(task, limits) {
       assertOpen()
-      return create.immediate(task, JSON.stringify(task), limits?.maxPerOwner)
+      return durable(create.immediate(task, JSON.stringify(task), limits?.maxPerOwner))
     },
     async get(id) {
       assertOpen()
@@ -96,7 +98,7 @@ export function sqliteTaskStore(options: SqliteTaskStoreOptions): TaskStore {
         version,
         Date.now(),
       )
-      return changed.changes === 1
+      return durable(changed.changes === 1)
     },
     async close() {
       closed = true
