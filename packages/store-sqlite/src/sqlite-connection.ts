@@ -79,12 +79,15 @@ export function walSyncOf(db: Database.Database): WalSync | undefined {
   return walSyncs.get(db)
 }
 
+/** A write's result, once the write is as durable as its handle promises. */
+export type DurableWrites = <T>(result: T) => Promise<T>
+
 /**
  * What a store passes each write's result through before answering: on a handle whose WAL is
  * synced off the event loop, the result once the next sync has returned, so nothing is
  * acknowledged that a power loss could take; on any other handle, the result as it is.
  */
-export function durableWrites(db: Database.Database): <T>(result: T) => Promise<T> {
+export function durableWrites(db: Database.Database): DurableWrites {
   const sync = walSyncs.get(db)
   if (sync === undefined) return (result) => Promise.resolve(result)
   return (result) => sync.settle().then(() => result)

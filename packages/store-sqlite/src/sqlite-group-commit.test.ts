@@ -5,7 +5,6 @@ import Database from 'better-sqlite3'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
-import type { WalSync } from './sqlite-wal-sync.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'tessera-group-commit-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -116,11 +115,8 @@ describe('groupCommit', () => {
 
   it('releasesAGroupOnlyOnceTheWalSyncAfterItsCommitHasReturned', async () => {
     let finish = () => {}
-    const sync: WalSync = {
-      settle: () => new Promise<void>((resolve) => (finish = resolve)),
-      close: async () => {},
-    }
-    const commit = groupCommit(db, storeError, sync)
+    const synced = new Promise<void>((resolve) => (finish = resolve))
+    const commit = groupCommit(db, storeError, (result) => synced.then(() => result))
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)')
     let released = 0
     const writes = ['a', 'b'].map((k) => commit.write('insert', () => insert.run(k)).then(() => released++))
@@ -134,11 +130,9 @@ describe('groupCommit', () => {
   })
 
   it('failsEveryWriteOfAGroupWhoseWalCouldNotBeSynced', async () => {
-    const sync: WalSync = {
-      settle: () => Promise.reject(new Error('the write-ahead log could not be synced: EIO')),
-      close: async () => {},
-    }
-    const commit = groupCommit(db, storeError, sync)
+    const commit = groupCommit(db, storeError, () =>
+      Promise.reject(new Error('the write-ahead log could not be synced: EIO')),
+    )
     const insert = db.prepare('INSERT INTO t (k) VALUES (?)')
     const outcomes = await Promise.allSettled(
       ['a', 'b'].map((k) => commit.write('claim', () => insert.run(k))),

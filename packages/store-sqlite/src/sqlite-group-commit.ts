@@ -11,7 +11,7 @@
  * serves on while the disk works, and the groups committed meanwhile share the sync after it.
  */
 import type Database from 'better-sqlite3'
-import type { WalSync } from './sqlite-wal-sync.ts'
+import { type DurableWrites, durableWrites } from './sqlite-connection.ts'
 
 export interface GroupCommit {
   /** Runs `body` in the next group's transaction; resolves once that transaction is on disk. */
@@ -30,13 +30,13 @@ interface Pending {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 /**
- * Writes on `db`, grouped per turn of the event loop; `toError` names what failed. `sync`: the
- * handle's off-loop sync, which a group's results wait for; none when the commit itself syncs.
+ * Writes on `db`, grouped per turn of the event loop; `toError` names what failed. `durable`: what
+ * a group's results pass through before they are released (the handle's own, by default).
  */
 export function groupCommit(
   db: Database.Database,
   toError: (operation: string, error: unknown) => Error,
-  sync?: WalSync,
+  durable: DurableWrites = durableWrites(db),
 ): GroupCommit {
   let queue: Pending[] = []
   let scheduled = false
@@ -66,14 +66,12 @@ export function groupCommit(
       for (const write of group) write.reject(toError(write.operation, error))
       return
     }
-    if (sync === undefined) settle(group, outcomes)
-    else
-      sync.settle().then(
-        () => settle(group, outcomes),
-        (error: unknown) => {
-          for (const write of group) write.reject(toError(write.operation, error))
-        },
-      )
+    durable(outcomes).then(
+      (settled) => settle(group, settled),
+      (error: unknown) => {
+        for (const write of group) write.reject(toError(write.operation, error))
+      },
+    )
   }
 
   const settle = (group: Pending[], outcomes: Outcome[]): void => {

@@ -28,7 +28,6 @@ import {
   openConnection,
   type StoreConnection,
   sqlIdentifier,
-  walSyncOf,
 } from './sqlite-connection.ts'
 import { groupCommit } from './sqlite-group-commit.ts'
 
@@ -75,8 +74,8 @@ export function sqliteReplayStore(options: SqliteReplayStoreOptions): ReplayStor
   let claimsSinceSweep = 0
   let closed = false
 
-  const commit = groupCommit(db, toStoreError, walSyncOf(db))
   const durable = durableWrites(db)
+  const commit = groupCommit(db, toStoreError, durable)
 
   // Runs inside the group's transaction, under the write lock: the check and the claim are one step.
   const claimRecord = (

@@ -32,6 +32,15 @@ function heldSyncs() {
   return { syncFile, finishes, fds, asked }
 }
 
+/** A sync of a new WAL file, its first sync asked for and held. */
+async function firstSyncHeld() {
+  const held = heldSyncs()
+  const sync = walSync(walFile(), held.syncFile)
+  const first = sync.settle()
+  await held.asked(1)
+  return { held, sync, first }
+}
+
 const settledState = async (promise: Promise<unknown>) => {
   let state = 'pending'
   promise.then(
@@ -48,10 +57,7 @@ const settledState = async (promise: Promise<unknown>) => {
 
 describe('walSync', () => {
   it('answersOnlyOnceTheSyncAfterTheCallHasReturned', async () => {
-    const held = heldSyncs()
-    const sync = walSync(walFile(), held.syncFile)
-    const settled = sync.settle()
-    await held.asked(1)
+    const { held, sync, first: settled } = await firstSyncHeld()
     expect(held.fds[0]).toBeTypeOf('number')
     expect(await settledState(settled)).toBe('pending')
     held.finishes[0]!()
@@ -60,10 +66,7 @@ describe('walSync', () => {
   })
 
   it('givesTheCallsMadeWhileASyncRunsOneSyncAfterIt', async () => {
-    const held = heldSyncs()
-    const sync = walSync(walFile(), held.syncFile)
-    const first = sync.settle()
-    await held.asked(1)
+    const { held, sync, first } = await firstSyncHeld()
     // Commits made while the first sync runs may have missed it: they wait for one started after.
     const later = [sync.settle(), sync.settle(), sync.settle()]
     held.finishes[0]!()
@@ -78,10 +81,7 @@ describe('walSync', () => {
   })
 
   it('refusesEveryLaterCallOnceASyncHasFailed', async () => {
-    const held = heldSyncs()
-    const sync = walSync(walFile(), held.syncFile)
-    const first = sync.settle()
-    await held.asked(1)
+    const { held, sync, first } = await firstSyncHeld()
     const waiting = sync.settle()
     held.finishes[0]!(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
     await expect(first).rejects.toThrow('the write-ahead log could not be synced: Error: EIO: i/o error')
@@ -99,10 +99,7 @@ describe('walSync', () => {
   })
 
   it('closesOnlyAfterTheSyncInFlightAndRefusesCallsAfter', async () => {
-    const held = heldSyncs()
-    const sync = walSync(walFile(), held.syncFile)
-    const settled = sync.settle()
-    await held.asked(1)
+    const { held, sync, first: settled } = await firstSyncHeld()
     const closed = sync.close()
     expect(await settledState(closed)).toBe('pending')
     held.finishes[0]!()
