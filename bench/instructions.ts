@@ -12,9 +12,14 @@
  *     callgrind_annotate: where the instructions went, builtin by builtin)
  *   npm run bench:instructions -- --servers tessera-mrtr --cases tools-call,mrtr,mrtr-guarded
  *     (a multi round trip, ask and answer, and the same under the single-use guard, per operation)
+ *   npm run bench:instructions -- --servers tessera-mrtr --cases tools-call,mrtr-per-call --main-thread
+ *     (the main thread's instructions only: the JIT's compiler and the collector's helpers run on
+ *     threads of their own, and their share is what moves the most between counts of one build)
+ *
+ * `--json FILE` writes the counts (server, case, instructions per operation) to FILE as well.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -38,6 +43,8 @@ const { values: cli } = parseArgs({
     requests: { type: 'string', default: '2000' },
     warmup: { type: 'string', default: '2000' },
     keep: { type: 'string' },
+    'main-thread': { type: 'boolean', default: false },
+    json: { type: 'string' },
   },
 })
 
@@ -57,6 +64,8 @@ async function startUnderCallgrind(
     [
       '--tool=callgrind',
       '--instr-atstart=no',
+      // One dump per thread, so the main thread's can be read alone.
+      ...(cli['main-thread'] ? ['--separate-threads=yes'] : []),
       `--callgrind-out-file=${outFile}`,
       process.execPath,
       '--import',
@@ -180,7 +189,9 @@ async function count(
     control(child.pid!, '-i', 'on')
     await send(port, c, requests)
     control(child.pid!, '-d')
-    const dumps = spawnSync('sh', ['-c', `cat ${outFile}.*`], { encoding: 'utf8' }).stdout
+    // Valgrind numbers threads in the order they start: the main thread is the first.
+    const files = cli['main-thread'] ? `${outFile}.1-01` : `${outFile}.*`
+    const dumps = spawnSync('sh', ['-c', `cat ${files}`], { encoding: 'utf8' }).stdout
     const total = /^summary: (\d+)$/m.exec(dumps)
     if (total === null) throw new Error(`no callgrind summary for ${server}`)
     if (cli.keep !== undefined) keepDumps(dir, cli.keep, `${server}.${c.name}`)
@@ -207,12 +218,14 @@ async function main(): Promise<void> {
       results.push({ server, case: name, perRequest: await count(server, c, requests, warmup) })
     }
   }
+  if (cli.json !== undefined) writeFileSync(cli.json, `${JSON.stringify(results, null, 2)}\n`)
   for (const name of commaList(cli.cases)) {
     const rows = results.filter((r) => r.case === name)
     const base = rows[0]!.perRequest
     const trip = Object.hasOwn(ROUND_TRIPS, name)
     const unit = trip ? 'round trip (ask and answer)' : 'request'
-    console.log(`\n${name}: instructions per ${unit} (callgrind, user space)`)
+    const threads = cli['main-thread'] ? ', main thread' : ''
+    console.log(`\n${name}: instructions per ${unit} (callgrind, user space${threads})`)
     for (const r of rows) {
       const ratio = base / r.perRequest
       // A round trip against a plain call on the same server: the MRTR figure, free of the machine's noise.
