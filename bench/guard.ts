@@ -8,7 +8,7 @@
  *   five repetitions' ratios. It fails more than 15% under the recorded ratio.
  * - `tools-call` in instructions: `bench:instructions` on raw and Tessera, the main thread's
  *   instructions per call, Tessera's over raw's. Where the throughput ratio moves by ±20% between
- *   runs of one build, this count moves by about 1%, so it sees a regression of a few percent in
+ *   runs of one build, this count moves by about 3%, so it sees a regression of a few percent in
  *   the code a call runs (not in the kernel's share, which the throughput ratio keeps watching).
  * - The MRTR round trip: `bench:instructions` on `tessera-mrtr`, the main thread's instructions
  *   per round trip over those per plain call, for the round trip whose form's schema is built on
