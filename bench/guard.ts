@@ -231,27 +231,26 @@ const callHolds = holds(
   'at least',
   recorded * (1 - TOLERANCE),
 )
-const callInstructionsHold = holds(
+/** A cost ratio holds while it stays at most `tolerance` above the recorded one. */
+const costHolds = (what: string, measure: () => number, recorded: number, tolerance: number) =>
+  holds(what, measure, recorded, 'at most', recorded * (1 + tolerance))
+const { instructions, mrtr, startup } = baseline
+const callInstructionsHold = costHolds(
   `${baseline.case} main-thread instructions Tessera/raw`,
   measureCallInstructions,
-  baseline.instructions.vsRaw,
-  'at most',
-  baseline.instructions.vsRaw * (1 + baseline.instructions.tolerance),
+  instructions.vsRaw,
+  instructions.tolerance,
 )
-const { instructionsVsCall, tolerance } = baseline.mrtr
-const roundTripHolds = holds(
+const roundTripHolds = costHolds(
   'MRTR round trip (form per call) main-thread instructions × a plain call',
   measureRoundTrip,
-  instructionsVsCall,
-  'at most',
-  instructionsVsCall * (1 + tolerance),
+  mrtr.instructionsVsCall,
+  mrtr.tolerance,
 )
-const { startup } = baseline
-const startupHolds = holds(
+const startupHolds = costHolds(
   'start to first answer (50 tools) × raw node:http',
   measureStartup,
   startup.vsRaw,
-  'at most',
-  startup.vsRaw * (1 + startup.tolerance),
+  startup.tolerance,
 )
 process.exit(callHolds && callInstructionsHold && roundTripHolds && startupHolds ? 0 : 1)

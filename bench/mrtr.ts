@@ -18,11 +18,9 @@
  *
  * `--cpu-prof DIR` writes each server's V8 CPU profile into DIR when it stops (open it in Chrome's
  * DevTools, or read its self and total times): the profile a missed target is explained by.
- * `--json FILE` also writes the rows' medians there, for `bench:guard`.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { compiledEnv } from './compiled.ts'
@@ -38,7 +36,6 @@ const { values: cli } = parseArgs({
     connections: { type: 'string', default: '1,16' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'string' },
-    json: { type: 'string' },
     'no-beside': { type: 'boolean', default: false },
   },
 })
@@ -422,17 +419,4 @@ if (rows.some((r) => r.samples.some((s) => s.failed > 0)) || besides.some((b) =>
     'mrtr bench: some answers were not the confirmed result, or requests failed: the numbers are not valid',
   )
   process.exit(1)
-}
-if (cli.json !== undefined) {
-  const summary = rows.map((r) => ({
-    store: r.store,
-    load: r.load,
-    connections: r.connections,
-    cpuPerOp: median(r.samples.map((sample) => sample.cpuPerOp).filter((v): v is number => v !== undefined)),
-    vsCall: r.vsCall.length ? median(r.vsCall) : undefined,
-    cpuVsCall: r.cpuVsCall.length ? median(r.cpuVsCall) : undefined,
-    userVsCall: r.userVsCall.length ? median(r.userVsCall) : undefined,
-    failed: r.samples.reduce((sum, sample) => sum + sample.failed, 0),
-  }))
-  writeFileSync(cli.json, `${JSON.stringify(summary, null, 2)}\n`)
 }
