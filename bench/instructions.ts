@@ -9,7 +9,8 @@
  *   npm run bench:instructions
  *   npm run bench:instructions -- --servers tessera-no-otel,tessera --cases tools-call --requests 2000
  *   npm run bench:instructions -- --servers raw,tessera --keep /tmp/counts   (callgrind's files, for
- *     callgrind_annotate: where the instructions went, builtin by builtin)
+ *     callgrind_annotate: where the instructions went, function by function; the server runs with
+ *     `--perf-basic-prof`, and the JavaScript functions V8 compiled are named in the files kept)
  *   npm run bench:instructions -- --servers tessera-mrtr --cases tools-call,mrtr,mrtr-guarded
  *     (a multi round trip, ask and answer, and the same under the single-use guard, per operation)
  *   npm run bench:instructions -- --servers tessera-mrtr --cases tools-call,mrtr-per-call --main-thread
@@ -19,7 +20,7 @@
  * `--json FILE` writes the counts (server, case, instructions per operation) to FILE as well.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -27,6 +28,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
+import { nameJitCode } from './jit-names.ts'
 import { commaList } from './options.ts'
 import { ANSWERS, CONFIRMED, call, headersFor } from './round-trip-requests.ts'
 import { readyPort, stderrTail } from './server-child.ts'
@@ -56,7 +58,7 @@ interface Counted {
 
 async function startUnderCallgrind(
   server: string,
-  outFile: string,
+  dir: string,
 ): Promise<{ child: ChildProcess; port: number }> {
   const file = join(ROOT, 'bench/servers', `${server}.ts`)
   const child = spawn(
@@ -66,8 +68,13 @@ async function startUnderCallgrind(
       '--instr-atstart=no',
       // One dump per thread, so the main thread's can be read alone.
       ...(cli['main-thread'] ? ['--separate-threads=yes'] : []),
-      `--callgrind-out-file=${outFile}`,
+      `--callgrind-out-file=${join(dir, 'out')}`,
+      // The pipes callgrind_control talks through, in the count's folder, which goes with it.
+      `--vgdb-prefix=${join(dir, 'vgdb')}`,
       process.execPath,
+      // The names of the code V8 generates, for the dumps kept (`/tmp/perf-<pid>.map`); V8's own
+      // log, which the flag also writes, goes to the count's folder.
+      ...(cli.keep !== undefined ? ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`] : []),
       '--import',
       'tsx',
       file,
@@ -162,17 +169,27 @@ async function send(port: number, c: HttpCase | RoundTrip, n: number): Promise<v
   agent.destroy()
 }
 
-function control(pid: number, ...args: string[]): void {
-  const r = spawnSync('callgrind_control', [...args, String(pid)], { encoding: 'utf8' })
+function control(dir: string, pid: number, ...args: string[]): void {
+  const r = spawnSync('callgrind_control', [`--vgdb-prefix=${join(dir, 'vgdb')}`, ...args, String(pid)], {
+    encoding: 'utf8',
+  })
   if (r.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${r.stderr}`)
 }
 
-/** Copies callgrind's dumps of one count (`out.1`, …) to `into`, named after server and case. */
-function keepDumps(dir: string, into: string, label: string): void {
+/**
+ * Copies callgrind's dumps of one count (`out.1`, …) to `into`, named after server and case, with
+ * the JavaScript functions named from the server's perf map, which goes once they are.
+ */
+function keepDumps(dir: string, into: string, label: string, pid: number): void {
   mkdirSync(into, { recursive: true })
-  for (const file of readdirSync(dir).filter((f) => f !== 'out')) {
-    copyFileSync(join(dir, file), join(into, `callgrind.${label}.${file.replace(/^out\.?/, '')}`))
+  // V8 writes its map to /tmp whatever TMPDIR says.
+  const perfMap = `/tmp/perf-${pid}.map`
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('out.'))) {
+    const kept = join(into, `callgrind.${label}.${file.replace(/^out\.?/, '')}`)
+    copyFileSync(join(dir, file), kept)
+    if (existsSync(perfMap)) nameJitCode(kept, perfMap)
   }
+  rmSync(perfMap, { force: true })
 }
 
 async function count(
@@ -183,18 +200,18 @@ async function count(
 ): Promise<number> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tessera-callgrind-'))
   const outFile = join(dir, 'out')
-  const { child, port } = await startUnderCallgrind(server, outFile)
+  const { child, port } = await startUnderCallgrind(server, dir)
   try {
     await send(port, c, warmup)
-    control(child.pid!, '-i', 'on')
+    control(dir, child.pid!, '-i', 'on')
     await send(port, c, requests)
-    control(child.pid!, '-d')
+    control(dir, child.pid!, '-d')
     // Valgrind numbers threads in the order they start: the main thread is the first.
     const files = cli['main-thread'] ? `${outFile}.1-01` : `${outFile}.*`
     const dumps = spawnSync('sh', ['-c', `cat ${files}`], { encoding: 'utf8' }).stdout
     const total = /^summary: (\d+)$/m.exec(dumps)
     if (total === null) throw new Error(`no callgrind summary for ${server}`)
-    if (cli.keep !== undefined) keepDumps(dir, cli.keep, `${server}.${c.name}`)
+    if (cli.keep !== undefined) keepDumps(dir, cli.keep, `${server}.${c.name}`, child.pid!)
     return Number(total[1]) / requests
   } finally {
     child.kill('SIGKILL')

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { StringVerdicts } from './string-verdicts.ts'
+import { RecentVerdicts, StringVerdicts } from './string-verdicts.ts'
 
 describe('StringVerdicts', () => {
   it('decidesEachRememberedValueOnceWhicheverOrderTheyComeIn', () => {
@@ -26,5 +26,25 @@ describe('StringVerdicts', () => {
     expect(verdicts.of('ok')).toBe('fine')
     expect(verdicts.of('bad')).toBeUndefined()
     expect(decide).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('RecentVerdicts', () => {
+  it('forgetsTheOldestPastItsBoundAndDecidesItAgain', () => {
+    const decide = vi.fn((value: string) => value.toUpperCase())
+    const verdicts = new RecentVerdicts(2, 16, decide)
+    for (const value of ['a', 'b', 'b', 'c', 'c', 'b', 'a'])
+      expect(verdicts.of(value)).toBe(value.toUpperCase())
+    // c pushed a out; a, decided again, pushed b out.
+    expect(decide.mock.calls.map(([value]) => value)).toEqual(['a', 'b', 'c', 'a'])
+    expect(verdicts.of('b')).toBe('B')
+    expect(decide).toHaveBeenCalledTimes(5)
+  })
+
+  it('decidesAStringLongerThanItsMaxLengthEveryTime', () => {
+    const decide = vi.fn((value: string) => value.length)
+    const verdicts = new RecentVerdicts(8, 4, decide)
+    for (const value of ['long!', 'long!', 'tiny', 'tiny']) expect(verdicts.of(value)).toBe(value.length)
+    expect(decide.mock.calls.map(([value]) => value)).toEqual(['long!', 'long!', 'tiny'])
   })
 })

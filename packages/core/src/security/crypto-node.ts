@@ -21,6 +21,21 @@ export function encodeBase64url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url')
 }
 
+/**
+ * Node's decoder is lenient: it skips characters outside the alphabet, takes `+` and `/`, padding
+ * and spare low bits. Its bytes count only when they encode back to the very text decoded, which
+ * leaves one spelling per byte string, as the script decoder of the other platforms does, at a
+ * fifth of that decoder's cost on a requestState.
+ */
+export function decodeBase64url(text: string, start = 0, end = text.length): Bytes | undefined {
+  if (start < 0 || end < start || end > text.length) return undefined
+  const part = start === 0 && end === text.length ? text : text.slice(start, end)
+  const bytes = Buffer.from(part, 'base64url')
+  if (bytes.toString('base64url') !== part) return undefined
+  // A plain view of the same memory, as every platform answers: not a Buffer, with its methods.
+  return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength)
+}
+
 interface NodeStateKeys extends StateKeys {
   readonly platform: 'node'
   readonly seal: crypto.KeyObject

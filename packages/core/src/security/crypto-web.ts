@@ -8,6 +8,8 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { BIND_TAG_BYTES, type Bytes, STATE_HKDF, type StateKeys } from './crypto.ts'
 
+export { decodeBase64url } from './request-state/base64url.ts'
+
 const utf8 = new TextEncoder()
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 

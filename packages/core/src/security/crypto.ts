@@ -45,6 +45,11 @@ export interface PlatformCrypto extends StateCrypto {
   sha256Base64url(text: string): string
   /** Bytes as unpadded base64url. */
   encodeBase64url(bytes: Uint8Array): string
+  /**
+   * `text.slice(start, end)` decoded as unpadded base64url, or undefined unless it is the one
+   * spelling of its bytes (no padding, whitespace, `+`, `/` or spare low bits, no length 4n+1).
+   */
+  decodeBase64url(text: string, start?: number, end?: number): Bytes | undefined
 }
 
 /** HKDF's salt and infos: fixed, so these keys differ from anything else derived from the same secret. */

@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encodeBase64url } from '#crypto'
-import { decodeBase64url } from './base64url.ts'
+import * as nodeCrypto from '../crypto-node.ts'
+import * as webCrypto from '../crypto-web.ts'
+import { decodeBase64url as scriptDecoder } from './base64url.ts'
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 
-describe('base64url', () => {
+// Both platforms' decoders must accept and refuse exactly alike: a state one seals, the other opens.
+describe.each([
+  ['script', scriptDecoder],
+  ['node', nodeCrypto.decodeBase64url],
+  ['web', webCrypto.decodeBase64url],
+])('base64url decoding (%s)', (_platform, decodeBase64url) => {
   it('roundTripsEveryLengthUpTo64Bytes', () => {
     for (let length = 0; length <= 64; length++) {
       const bytes = randomBytes(length)
@@ -66,5 +74,16 @@ describe('base64url', () => {
     expect(decodeBase64url('xx.AQI.yy', 3, 6)).toEqual(new Uint8Array([1, 2]))
     expect(decodeBase64url('AQI', 0, 9)).toBeUndefined()
     expect(decodeBase64url('AQI', 2, 1)).toBeUndefined()
+    expect(decodeBase64url('AQI', -1)).toBeUndefined()
+  })
+
+  it('refusesEveryStringThatDoesNotReEncodeToItself', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 24 }), (text) => {
+        const decoded = decodeBase64url(text)
+        const canonical = Buffer.from(Buffer.from(text, 'base64url')).toString('base64url') === text
+        return (decoded !== undefined) === canonical
+      }),
+    )
   })
 })

@@ -1,9 +1,10 @@
 /**
  * @module base64url
- * Strict base64url decoding (RFC 4648 §5, unpadded) for requestState tokens; the platform's
- * `#crypto` encodes. Each byte string has exactly one accepted spelling: padding, `+`/`/`, whitespace and spare low bits in the last symbol are
- * refused, so a single-use record or a cache keyed on token text cannot be bypassed by re-spelling
- * (a lenient decoder such as `atob` ignores those spare bits, so several strings decode alike).
+ * Strict base64url decoding (RFC 4648 §5, unpadded) in script, `#crypto`'s decoder on the web
+ * (Node's checks its native decoder's bytes instead). Each byte string has exactly one accepted
+ * spelling: padding, `+`/`/`, whitespace and spare low bits in the last symbol are refused, so a
+ * single-use record or a cache keyed on token text cannot be bypassed by re-spelling (a lenient
+ * decoder such as `atob` ignores those spare bits, so several strings decode alike).
  */
 
 import type { Bytes } from '../crypto.ts'

@@ -93,6 +93,30 @@ describe('canonicalJson', () => {
     expect(canonicalJson(Object.assign(Object.create(null), { z: 1, y: 2 }))).toBe('{"y":2,"z":1}')
   })
 
+  it('writesEveryStringAndKeyAsJsonStringifyDoes', () => {
+    const tricky = [
+      '',
+      'plain ascii',
+      'quote " inside',
+      'back\\slash',
+      'tab\tnewline\ncontrol\u0001\u001f',
+      'del \u007f and next line \u0085',
+      'separators \u2028 \u2029',
+      'accents é and € and 漢字',
+      'a pair 😀',
+      'a lone high \ud800 here',
+      'a lone low \udfff here',
+      'reversed \udc00\ud800',
+    ]
+    for (const text of tricky) {
+      expect(canonicalJson(text)).toBe(JSON.stringify(text))
+      expect(canonicalJson({ [text]: text })).toBe(`{${JSON.stringify(text)}:${JSON.stringify(text)}}`)
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => canonicalJson(text) === JSON.stringify(text)),
+    )
+  })
+
   it('throwsTypeErrorOnNonJsonValues', () => {
     const bad: unknown[] = [
       undefined,

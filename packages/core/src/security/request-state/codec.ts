@@ -20,7 +20,6 @@
 import * as platformCrypto from '#crypto'
 import { BIND_TAG_BYTES, GCM_TAG_BYTES, type PlatformCrypto, type StateKeys } from '../crypto.ts'
 import { pooledRandomBytes } from '../random.ts'
-import { decodeBase64url } from './base64url.ts'
 import { createKeyRing, isValidKeyId, type StateKey } from './key-ring.ts'
 
 /**
@@ -161,7 +160,7 @@ export function createCodecOn(crypto: PlatformCrypto, options: RequestStateCodec
     if (typeof bytes === 'string') return REFUSED[bytes]
     const claims = parseClaims(bytes)
     if (claims === undefined) return REFUSED.malformed
-    const carried = decodeBase64url(claims.bind)
+    const carried = crypto.decodeBase64url(claims.bind)
     if (carried === undefined || carried.length !== BIND_TAG_BYTES) return REFUSED.malformed
     if (!crypto.sameBytes(carried, await crypto.bindTag(keys, claims.nonce, binding))) return REFUSED.binding
     return checkTimes<T>(keyId, claims, clock(), skewMs)
@@ -246,7 +245,7 @@ const sealedFormat: TokenFormat = {
     return header + crypto.encodeBase64url(body)
   },
   async unseal(crypto, keys, token, bodyStart) {
-    const body = decodeBase64url(token, bodyStart)
+    const body = crypto.decodeBase64url(token, bodyStart)
     if (body === undefined || body.length <= IV_BYTES + GCM_TAG_BYTES) return 'malformed'
     const plain = await crypto.unsealState(
       keys,
@@ -268,8 +267,8 @@ const signedFormat: TokenFormat = {
     const macStart = token.indexOf('.', bodyStart) + 1
     if (macStart === 0) return 'malformed'
     // Decoding both parts first makes any second spelling 'malformed', whatever the MAC says.
-    const claims = decodeBase64url(token, bodyStart, macStart - 1)
-    const mac = decodeBase64url(token, macStart)
+    const claims = crypto.decodeBase64url(token, bodyStart, macStart - 1)
+    const mac = crypto.decodeBase64url(token, macStart)
     if (claims === undefined || claims.length === 0 || mac === undefined || mac.length !== MAC_BYTES) {
       return 'malformed'
     }

@@ -11,6 +11,7 @@ import { sha256Base64url } from '#crypto'
 import type { CarriedSpan } from '../../observation/carried-span.ts'
 import type { InputRequest } from '../../protocol/modern/input-requests.ts'
 import { canonicalJson } from '../../security/request-state/canonical-json.ts'
+import { RecentVerdicts } from '../../string-verdicts.ts'
 import { type Answer, isRefusal, readAnswer } from './answers.ts'
 import type { AskSignal } from './ask-signal.ts'
 import { formTexts } from './input-requests.ts'
@@ -144,8 +145,17 @@ export class RoundState {
   }
 }
 
+/**
+ * Every question is digested at least twice (its ask, then the answer's run, which asks it again
+ * to find its answer), so a digest is remembered by the question's canonical text: a SHA-256
+ * costs more than writing that text and looking it up. The text is the whole question, so two
+ * questions share a digest only when they would have computed the same one. At most 512 texts of
+ * at most 4 KiB are kept, the oldest forgotten first.
+ */
+const digestsByText = new RecentVerdicts(512, 4096, (text) => sha256Base64url(text).slice(0, 22))
+
 export function questionDigest(request: InputRequest): string {
-  return sha256Base64url(canonicalJson(request, formTexts)).slice(0, 22)
+  return digestsByText.of(canonicalJson(request, formTexts))
 }
 
 export function isRoundPayload(value: unknown): value is RoundPayload {
