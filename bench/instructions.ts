@@ -19,13 +19,14 @@
  *
  * `--json FILE` writes the counts (server, case, instructions per operation) to FILE as well.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { callgrindArgs, controlCallgrind, dumpedInstructions, requireValgrind } from './callgrind.ts'
 import { expectJsonRpcResult, type HttpCase, loadHttpCases } from './cases.ts'
 import { compiledEnv } from './compiled.ts'
 import { nameJitCode } from './jit-names.ts'
@@ -64,13 +65,7 @@ async function startUnderCallgrind(
   const child = spawn(
     'valgrind',
     [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      // One dump per thread, so the main thread's can be read alone.
-      ...(cli['main-thread'] ? ['--separate-threads=yes'] : []),
-      `--callgrind-out-file=${join(dir, 'out')}`,
-      // The pipes callgrind_control talks through, in the count's folder, which goes with it.
-      `--vgdb-prefix=${join(dir, 'vgdb')}`,
+      ...callgrindArgs(dir, { atStart: false, mainThread: cli['main-thread'] }),
       process.execPath,
       // The names of the code V8 generates, for the dumps kept (`/tmp/perf-<pid>.map`); V8's own
       // log, which the flag also writes, goes to the count's folder.
@@ -169,13 +164,6 @@ async function send(port: number, c: HttpCase | RoundTrip, n: number): Promise<v
   agent.destroy()
 }
 
-function control(dir: string, pid: number, ...args: string[]): void {
-  const r = spawnSync('callgrind_control', [`--vgdb-prefix=${join(dir, 'vgdb')}`, ...args, String(pid)], {
-    encoding: 'utf8',
-  })
-  if (r.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${r.stderr}`)
-}
-
 /**
  * Copies callgrind's dumps of one count (`out.1`, …) to `into`, named after server and case, with
  * the JavaScript functions named from the server's perf map, which goes once they are.
@@ -199,20 +187,15 @@ async function count(
   warmup: number,
 ): Promise<number> {
   const dir = mkdtempSync(join(os.tmpdir(), 'tessera-callgrind-'))
-  const outFile = join(dir, 'out')
   const { child, port } = await startUnderCallgrind(server, dir)
   try {
     await send(port, c, warmup)
-    control(dir, child.pid!, '-i', 'on')
+    controlCallgrind(dir, child.pid!, '-i', 'on')
     await send(port, c, requests)
-    control(dir, child.pid!, '-d')
-    // Valgrind numbers threads in the order they start: the main thread is the first.
-    const files = cli['main-thread'] ? `${outFile}.1-01` : `${outFile}.*`
-    const dumps = spawnSync('sh', ['-c', `cat ${files}`], { encoding: 'utf8' }).stdout
-    const total = /^summary: (\d+)$/m.exec(dumps)
-    if (total === null) throw new Error(`no callgrind summary for ${server}`)
+    controlCallgrind(dir, child.pid!, '-d')
+    const total = dumpedInstructions(dir, cli['main-thread'])
     if (cli.keep !== undefined) keepDumps(dir, cli.keep, `${server}.${c.name}`, child.pid!)
-    return Number(total[1]) / requests
+    return total / requests
   } finally {
     child.kill('SIGKILL')
     rmSync(dir, { recursive: true, force: true })
@@ -220,9 +203,7 @@ async function count(
 }
 
 async function main(): Promise<void> {
-  if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).error !== undefined) {
-    throw new Error('valgrind is not installed (apt-get install valgrind)')
-  }
+  requireValgrind()
   const cases = loadHttpCases(join(ROOT, 'bench/requests'))
   const requests = Number(cli.requests)
   const warmup = Number(cli.warmup)

@@ -17,9 +17,11 @@
  *   each run from the folder its peer is installed in (`bench/peers.ts`).
  *
  * Median and p90 of `--runs` runs (default 15), and each median over raw's; `--json FILE` writes
- * them.
+ * them. `--instructions` counts instead of timing: each start runs under callgrind, and the figure
+ * is its main thread's instructions from its first to its first answer, which the machine's speed
+ * does not move (a few runs are enough: `--runs 3`).
  */
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
@@ -27,6 +29,7 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run as runTessera } from '@tessera/cli'
+import { callgrindArgs, controlCallgrind, dumpedInstructions, requireValgrind } from './callgrind.ts'
 import { ensurePeer, PEERS } from './peers.ts'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     servers: { type: 'string', default: 'raw,zod,zod-bundled,tessera,bundled,tsx,demo' },
     json: { type: 'string' },
     peer: { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
   },
 })
 const RUNS = Number(values.runs)
@@ -177,9 +181,12 @@ for (const id of wanted) {
 if (!wanted.includes('raw')) throw new Error('--servers must include raw: every figure is over raw')
 const SERVERS = ALL_SERVERS.filter((server) => wanted.includes(server.id))
 
-async function once(server: StartupServer): Promise<number> {
-  const started = process.hrtime.bigint()
-  const child = spawn(process.execPath, server.args, {
+/**
+ * Starts `server` (`command` runs node, or valgrind running node) and sends its first call once it
+ * listens; resolves with the process, still running, when a good answer has arrived.
+ */
+async function firstAnswer(server: StartupServer, command: string, args: string[]): Promise<ChildProcess> {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, TOOLS: values.tools, LOG_LEVEL: 'info' },
     stdio: ['ignore', server.stderr ? 'ignore' : 'pipe', server.stderr ? 'pipe' : 'inherit'],
@@ -198,20 +205,53 @@ async function once(server: StartupServer): Promise<number> {
     const body = (await response.json()) as { result?: unknown }
     if (response.status !== 200 || body.result === undefined)
       throw new Error(`bad first answer: ${JSON.stringify(body)}`)
-    return Number(process.hrtime.bigint() - started) / 1e6
-  } finally {
+    return child
+  } catch (error) {
     child.kill('SIGKILL')
+    throw error
   }
 }
 
+/** Milliseconds from spawning `server` to its first answer. */
+async function timeOnce(server: StartupServer): Promise<number> {
+  const started = process.hrtime.bigint()
+  const child = await firstAnswer(server, process.execPath, server.args)
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6
+  child.kill('SIGKILL')
+  return elapsed
+}
+
+/**
+ * The main thread's instructions from `server`'s first one to its first answer, under callgrind:
+ * the same start as `timeOnce`'s, in a figure the machine's speed does not move.
+ */
+async function countOnce(server: StartupServer): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'tessera-startup-count-'))
+  try {
+    const valgrind = ['-q', ...callgrindArgs(dir, { atStart: true, mainThread: true })]
+    const child = await firstAnswer(server, 'valgrind', [...valgrind, process.execPath, ...server.args])
+    try {
+      controlCallgrind(dir, child.pid!, '-d')
+      return dumpedInstructions(dir, true)
+    } finally {
+      child.kill('SIGKILL')
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const once = values.instructions ? countOnce : timeOnce
+
 if (!existsSync(join(ROOT, 'packages/core/dist/node/index.js'))) throw new Error('run npm run build first')
-const times = new Map<string, number[]>(SERVERS.map((s) => [s.name, []]))
+if (values.instructions) requireValgrind()
+const measured = new Map<string, number[]>(SERVERS.map((s) => [s.name, []]))
 if (BUNDLES !== '') await makeBundles(['bench/servers/startup-zod.mjs', 'bench/servers/startup-tools.mjs'])
 try {
   // The first start warms the file cache (and makes the demo's data folder).
-  for (const server of SERVERS) await once(server)
+  for (const server of SERVERS) await timeOnce(server)
   for (let run = 0; run < RUNS; run++) {
-    for (const server of SERVERS) times.get(server.name)!.push(await once(server))
+    for (const server of SERVERS) measured.get(server.name)!.push(await once(server))
   }
 } finally {
   if (DEMO_DATA !== undefined) rmSync(DEMO_DATA, { recursive: true, force: true })
@@ -221,18 +261,33 @@ try {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 const rows = SERVERS.map((server) => {
-  const sorted = [...times.get(server.name)!].sort((a, b) => a - b)
-  return { id: server.id, name: server.name, medianMs: quantile(sorted, 0.5), p90Ms: quantile(sorted, 0.9) }
+  const sorted = [...measured.get(server.name)!].sort((a, b) => a - b)
+  return { id: server.id, name: server.name, median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9) }
 })
-const raw = rows.find((row) => row.id === 'raw')!.medianMs
-console.log(`startup to first answer, ${RUNS} runs each, interleaved (node ${process.version})`)
-console.log('server                              median ms   p90 ms   × raw')
-for (const row of rows) {
+const raw = rows.find((row) => row.id === 'raw')!.median
+const unit = values.instructions ? 'instructions' : 'ms'
+if (values.instructions) {
   console.log(
-    `${row.name.padEnd(36)}${row.medianMs.toFixed(0).padStart(9)}${row.p90Ms.toFixed(0).padStart(9)}${(row.medianMs / raw).toFixed(2).padStart(8)}`,
+    `start to first answer in main-thread instructions (callgrind), ${RUNS} runs each (node ${process.version})`,
+  )
+} else console.log(`startup to first answer, ${RUNS} runs each, interleaved (node ${process.version})`)
+console.log(
+  `server                              ${`median ${unit}`.padStart(18)} ${`p90 ${unit}`.padStart(16)}   × raw`,
+)
+for (const row of rows) {
+  const figure = (value: number) => Math.round(value).toLocaleString('en-US')
+  console.log(
+    `${row.name.padEnd(36)}${figure(row.median).padStart(18)} ${figure(row.p90).padStart(16)}${(row.median / raw).toFixed(2).padStart(8)}`,
   )
 }
 if (values.json !== undefined) {
-  const out = rows.map((row) => ({ ...row, vsRaw: row.medianMs / raw }))
+  const Unit = values.instructions ? 'Instructions' : 'Ms'
+  const out = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    [`median${Unit}`]: row.median,
+    [`p90${Unit}`]: row.p90,
+    vsRaw: row.median / raw,
+  }))
   writeFileSync(values.json, `${JSON.stringify(out, null, 2)}\n`)
 }
