@@ -172,11 +172,14 @@ function keepDumps(dir: string, into: string, label: string, pid: number): void 
   mkdirSync(into, { recursive: true })
   // V8 writes its map to /tmp whatever TMPDIR says.
   const perfMap = `/tmp/perf-${pid}.map`
-  for (const file of readdirSync(dir).filter((f) => f.startsWith('out.'))) {
-    const kept = join(into, `callgrind.${label}.${file.replace(/^out\.?/, '')}`)
-    copyFileSync(join(dir, file), kept)
-    if (existsSync(perfMap)) nameJitCode(kept, perfMap)
-  }
+  const kept = readdirSync(dir)
+    .filter((f) => f.startsWith('out.'))
+    .map((file) => {
+      const copy = join(into, `callgrind.${label}.${file.replace(/^out\.?/, '')}`)
+      copyFileSync(join(dir, file), copy)
+      return copy
+    })
+  if (existsSync(perfMap)) nameJitCode(kept, perfMap)
   rmSync(perfMap, { force: true })
 }
 

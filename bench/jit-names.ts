@@ -46,17 +46,15 @@ function codeAt(objects: CodeObject[], address: number): CodeObject | undefined 
   return found !== undefined && address < found.end ? found : undefined
 }
 
-/** Rewrites `dump` in place with the names in `perfMap`; returns how many addresses it named. */
-export function nameJitCode(dump: string, perfMap: string): number {
+/** Rewrites each of `dumps` in place with the names in `perfMap`, read once. */
+export function nameJitCode(dumps: readonly string[], perfMap: string): void {
   const objects = readPerfMap(perfMap)
-  let named = 0
-  // Callgrind names a function once, with its number, and by the number alone afterwards.
-  const text = readFileSync(dump, 'utf8').replace(/^(c?fn=\(\d+\)) 0x([0-9a-f]+)$/gm, (line, head, hex) => {
-    const code = codeAt(objects, Number.parseInt(hex, 16))
-    if (code === undefined) return line
-    named++
-    return `${head} ${code.name} [0x${hex}]`
-  })
-  writeFileSync(dump, text)
-  return named
+  for (const dump of dumps) {
+    // Callgrind names a function once, with its number, and by the number alone afterwards.
+    const text = readFileSync(dump, 'utf8').replace(/^(c?fn=\(\d+\)) 0x([0-9a-f]+)$/gm, (line, head, hex) => {
+      const code = codeAt(objects, Number.parseInt(hex, 16))
+      return code === undefined ? line : `${head} ${code.name} [0x${hex}]`
+    })
+    writeFileSync(dump, text)
+  }
 }

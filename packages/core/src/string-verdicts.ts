@@ -58,15 +58,14 @@ export class RecentVerdicts<V> {
   of(value: string): V {
     if (value === this.#lastKey) return this.#lastVerdict as V
     if (value.length > this.maxLength) return this.decide(value)
-    let verdict: V
-    if (this.#known.has(value)) verdict = this.#known.get(value) as V
-    else {
+    let verdict = this.#known.get(value)
+    if (verdict === undefined && !this.#known.has(value)) {
       verdict = this.decide(value)
       this.#remember(value, verdict)
     }
     this.#lastKey = value
     this.#lastVerdict = verdict
-    return verdict
+    return verdict as V
   }
 
   #remember(value: string, verdict: V): void {
