@@ -159,6 +159,36 @@ describe('originatingRequestBinder', () => {
     expect(bindingOf(call({ auth: undefined }), byEmail)).toBe(bindingOf(call({ auth: undefined })))
   })
 
+  it('isTheDigestOfItsPartsWithTheArgumentsDigestedWhetherRememberedOrNot', () => {
+    const sha = (text: string) => createHash('sha256').update(text).digest('base64url')
+    const expected = (args: unknown, subject = 'alice') =>
+      sha(
+        JSON.stringify([
+          'tessera/request-state-binding/v1',
+          'request',
+          AUDIENCE,
+          ['oauth', alice.issuer, alice.clientId, subject],
+          'tools/call',
+          'rollback',
+          sha(canonicalJson(args)),
+        ]),
+      )
+    const args = { service: 'api', note: 'lone \ud800 and "quoted" \\ text' }
+    // The first round computes it, a later one finds it remembered; both equal the digest of the
+    // parts. Arguments longer than what is remembered are digested on every round.
+    for (let round = 0; round < 2; round++) {
+      expect(bindingOf(withArgs(args))).toBe(expected(args))
+      expect(bindingOf(call({ auth: { ...alice, subject: 'bob' } }))).toBe(
+        expected(call().params?.arguments, 'bob'),
+      )
+      const long = { text: 'x'.repeat(5000) }
+      expect(bindingOf(withArgs(long))).toBe(expected(long))
+    }
+    const unbound = sha(JSON.stringify(['tessera/request-state-binding/v1', 'unbound', AUDIENCE]))
+    expect(bindingOf(call(), unboundBinder)).toBe(unbound)
+    expect(bindingOf(call(), unboundBinder)).toBe(unbound)
+  })
+
   it('throwsOnArgumentsTooDeepToCanonicalise', () => {
     let deep: unknown = 1
     for (let i = 0; i < 100; i++) deep = [deep]

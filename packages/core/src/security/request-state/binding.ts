@@ -9,6 +9,7 @@
 
 import { sha256Base64url } from '#crypto'
 import { assertKnownOptions, type OptionNames } from '../../option-checks.ts'
+import { RecentVerdicts } from '../../string-verdicts.ts'
 import { canonicalJson } from './canonical-json.ts'
 
 /** Who is calling, as the transport's authenticator established it. */
@@ -101,7 +102,7 @@ export function originatingRequestBinder(options: OriginatingRequestBinderOption
       principal,
       method,
       targetOf(method, params),
-      argsOf(method, params),
+      argumentsTextOf(method, params),
     ])
   }
 }
@@ -148,15 +149,34 @@ function targetOf(method: string, params: Record<string, unknown> | undefined): 
   return typeof value === 'string' ? value : null
 }
 
-function argsOf(method: string, params: Record<string, unknown> | undefined): string | null {
+function argumentsTextOf(method: string, params: Record<string, unknown> | undefined): string | null {
   if (!NAMED_TARGET[method]) return null
   const args = params?.['arguments']
-  return digestArguments(args === undefined ? {} : args)
+  return canonicalJson(args === undefined ? {} : args)
 }
 
-// A JSON array of strings and nulls has one reading, whatever characters the values hold.
+/** Where the arguments' canonical text sits in the parts, and their digest in what is hashed. */
+const ARGUMENTS = 6
+
+/**
+ * A call's binding is computed on every round of it (to seal the state, then to open it) and
+ * comes out the same each time, so it is remembered by the text it is computed from: the parts
+ * with the arguments' canonical text in place of their digest, so that a later round pays for
+ * neither digest. That text names the principal, so a caller only ever finds its own calls here.
+ */
+const bindingsByParts = new RecentVerdicts(512, 4096, bindingOfParts)
+
+function bindingOfParts(text: string): string {
+  const parts = JSON.parse(text) as unknown[]
+  const args = parts[ARGUMENTS]
+  if (typeof args === 'string') parts[ARGUMENTS] = sha256Base64url(args)
+  return sha256Base64url(JSON.stringify(parts))
+}
+
+// A JSON array of strings, nulls and arrays of those has one reading, whatever characters the
+// values hold.
 function bound(parts: readonly unknown[]): BindingResult {
-  return { ok: true, binding: sha256Base64url(JSON.stringify(parts)) }
+  return { ok: true, binding: bindingsByParts.of(JSON.stringify(parts)) }
 }
 
 function isNonEmpty(value: unknown): value is string {

@@ -151,6 +151,24 @@ describe.each(MODES)('requestState codec (%s)', (mode) => {
     })
   })
 
+  it('opensAStateOnTheCodecThatMintedItAsAnyOtherCodecWould', async () => {
+    // The minting codec knows its own tokens and skips the decryption; another codec with the
+    // same key decrypts: the answers and the refusals must be the same.
+    const { clock, codec } = setup({ mode, ttlSeconds: 60 })
+    const other = setup({ mode, ttlSeconds: 60 }).codec
+    const mint = () => codec.mint({ step: 2, answers: [{ note: 'é\u2028"' }] }, BINDING)
+    const token = await mint()
+    expect(await codec.open(token, BINDING)).toEqual(await other.open(token, BINDING))
+    expect(await codec.open(await mint(), `${BINDING}x`)).toEqual({ ok: false, reason: 'binding' })
+    const edited = await mint()
+    const at = edited.length - 30
+    const swapped = `${edited.slice(0, at)}${edited[at] === 'A' ? 'B' : 'A'}${edited.slice(at + 1)}`
+    expect(await codec.open(swapped, BINDING)).toEqual({ ok: false, reason: 'mac' })
+    const late = await mint()
+    clock.now = T0 + 60_000
+    expect(await codec.open(late, BINDING)).toEqual({ ok: false, reason: 'expired' })
+  })
+
   it('rejectsAStateUnderAnotherBinding', async () => {
     const { codec } = setup({ mode })
     const token = await codec.mint(1, BINDING)

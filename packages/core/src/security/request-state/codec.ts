@@ -14,13 +14,16 @@
  * forgery ('binding' vs 'mac') once the token has been authenticated.
  *
  * Minting and opening are asynchronous: WebCrypto answers with promises. On Node the platform's
- * `node:crypto` answers at once and only the final promise remains.
+ * `node:crypto` answers at once and only the final promise remains. A token the codec minted
+ * itself a moment ago is recognised as that very token and opened without its cryptography
+ * (`recent-mints.ts`); the answers are the same either way.
  */
 
 import * as platformCrypto from '#crypto'
 import { BIND_TAG_BYTES, GCM_TAG_BYTES, type PlatformCrypto, type StateKeys } from '../crypto.ts'
 import { pooledRandomBytes } from '../random.ts'
 import { createKeyRing, isValidKeyId, type StateKey } from './key-ring.ts'
+import { RecentMints, sameText } from './recent-mints.ts'
 
 /**
  * How a requestState is protected: `sealed` encrypts it, so the client cannot read what a handler
@@ -86,6 +89,9 @@ const IV_BYTES = 12
 const MAC_BYTES = 32
 const NONCE_BYTES = 16
 const NONCE_CHARS = 22
+/** The states minted most recently that a codec keeps (`RecentMints`), and their longest token. */
+const RECENT_MINTS = 1024
+const RECENT_MINT_CHARS = 2048
 // Shared frozen refusals: opening a bad token allocates nothing for its answer.
 const REFUSED: { readonly [R in StateRefusal]: { ok: false; reason: R } } = {
   malformed: refusal('malformed'),
@@ -126,6 +132,7 @@ export function createCodecOn(crypto: PlatformCrypto, options: RequestStateCodec
   const { mode, format, ttlSeconds, maxTokenLength, skewMs, clock } = resolveCodecSettings(options)
   // The header is both the token's start and its authenticated prefix (AAD or MAC input).
   const mintHeader = `${format.prefix}${ring.primary.id}.`
+  const recent = new RecentMints(RECENT_MINTS, RECENT_MINT_CHARS)
 
   async function mint(payload: unknown, binding: string): Promise<string> {
     assertBinding(binding)
@@ -142,6 +149,7 @@ export function createCodecOn(crypto: PlatformCrypto, options: RequestStateCodec
         `requestState of ${token.length} characters exceeds maxTokenLength ${maxTokenLength}`,
       )
     }
+    recent.remember({ keys, token, claims, binding })
     return token
   }
 
@@ -156,6 +164,12 @@ export function createCodecOn(crypto: PlatformCrypto, options: RequestStateCodec
     const key = ring.find(keyId)
     if (key === undefined) return REFUSED['unknown-key']
     const keys = await key.keys()
+    const minted = recent.recall(keys, token)
+    if (minted !== undefined) {
+      // Equal bindings give equal tags; different ones, tags that differ.
+      if (!sameText(minted.binding, binding)) return REFUSED.binding
+      return checkTimes<T>(keyId, JSON.parse(minted.claims) as Claims, clock(), skewMs)
+    }
     const bytes = await format.unseal(crypto, keys, token, bodyStart)
     if (typeof bytes === 'string') return REFUSED[bytes]
     const claims = parseClaims(bytes)

@@ -37,6 +37,18 @@ describe('ResultEncoder', () => {
     expect(encoder.complete(1, { ...result }, measured).encoded).toContain('"text":"ok"')
   })
 
+  it('aResultWithATypeOfItsOwnKeepsItsFieldsInOrderAndGetsTheSharedMeta', () => {
+    const asked = { resultType: 'input_required', requestState: 'tss1.k.x"y', inputRequests: { a: { n: 1 } } }
+    const text = (meta: object | undefined, result: object) =>
+      new ResultEncoder(meta as never).complete(1, result as never).encoded
+    const expected = (result: object) => `{"jsonrpc":"2.0","id":1,"result":${JSON.stringify(result)}}`
+    expect(text(META, asked)).toBe(expected({ ...asked, _meta: META }))
+    expect(text(undefined, asked)).toBe(expected(asked))
+    const own = { ...asked, _meta: { trace: 'x' } }
+    expect(text(META, own)).toBe(expected({ ...asked, _meta: { trace: 'x', ...META } }))
+    expect(text(META, { content: [] })).toBe(expected({ content: [], resultType: 'complete', _meta: META }))
+  })
+
   it('everyCompleteReplySharesOneHiddenClass', () => {
     const encoder = new ResultEncoder(META)
     const first = encoder.complete(1, { content: [] })

@@ -17,12 +17,16 @@ import { encodingOf, type MeasuredResult } from '../limits/result-size.ts'
 export class ResultEncoder {
   /** `{ "io.modelcontextprotocol/serverInfo": info }`, shared by every result; undefined when off. */
   readonly #meta: JsonObject | undefined
-  readonly #metaJson: string | undefined
+  /** What a result with a `resultType` of its own gets after its fields: the shared `_meta`. */
+  readonly #metaTail: string | undefined
+  /** What a result without one gets: `resultType` and the shared `_meta`. */
+  readonly #completeTail: string
   readonly #byKey = new WeakMap<object, string>()
 
   constructor(meta: JsonObject | undefined) {
     this.#meta = meta
-    this.#metaJson = meta && JSON.stringify(meta)
+    this.#metaTail = meta && `"_meta":${JSON.stringify(meta)}`
+    this.#completeTail = `"resultType":"complete"${this.#metaTail === undefined ? '' : `,${this.#metaTail}`}`
   }
 
   /**
@@ -41,16 +45,19 @@ export class ResultEncoder {
     return new EncodedResponse(`{"jsonrpc":"2.0","id":${idJson},"result":${json}}`)
   }
 
-  /** The result's JSON with `resultType` and the shared `_meta`. */
+  /**
+   * The result's JSON with `resultType` and the shared `_meta`: the same text as the result with
+   * those fields added (a `resultType` of its own keeps its place), spliced after its own JSON
+   * unless it has a `_meta` of its own to merge.
+   */
   #encode(result: JsonObject, measured: MeasuredResult | undefined): string {
-    if (result.resultType !== undefined || result._meta !== undefined)
-      return JSON.stringify(this.#withMeta(result))
-    const json = encodingOf(result, measured)
+    if (result._meta !== undefined) return JSON.stringify(this.#withMeta(result))
+    const typed = result.resultType !== undefined
+    const json = typed ? JSON.stringify(result) : encodingOf(result, measured)
     if (json.length <= 2 || json[0] !== '{' || json[json.length - 1] !== '}')
       return JSON.stringify(this.#withMeta(result))
-    const meta = this.#metaJson
-    const tail = meta === undefined ? '"resultType":"complete"}' : `"resultType":"complete","_meta":${meta}}`
-    return `${json.slice(0, -1)},${tail}`
+    const tail = typed ? this.#metaTail : this.#completeTail
+    return tail === undefined ? json : `${json.slice(0, -1)},${tail}}`
   }
 
   /** Adds `resultType` and the shared `_meta` without touching the handler's object. */
